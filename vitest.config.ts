@@ -1,0 +1,16 @@
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    include: ["test/**/*.test.ts"],
+    environment: "node",
+    testTimeout: 20_000,
+    hookTimeout: 30_000,
+    env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true" },
+    coverage: {
+      provider: "v8",
+      include: ["shared/guard/**/*.ts"],
+      thresholds: { "shared/guard/**/*.ts": { branches: 100, functions: 100, lines: 100, statements: 100 } },
+    },
+  },
+});
