@@ -27,6 +27,8 @@ export const ERROR_TABLE = {
   unsupported_content_type: { status: 415, retryable: false, exposeMessage: true },
   decode_failed: { status: 502, retryable: false, exposeMessage: true },
   snapshot_expired: { status: 410, retryable: false, exposeMessage: true },
+  // The page store cannot be read while a caller asks for one exact snapshot.
+  store_unavailable: { status: 503, retryable: true, exposeMessage: true },
   // /search.
   query_looks_like_secret: { status: 400, retryable: false, exposeMessage: true },
   provider_not_configured: { status: 400, retryable: false, exposeMessage: true },
