@@ -1,0 +1,92 @@
+/**
+ * Brave Search adapter: `GET <endpoint>?q=…&count=N` with `X-Subscription-Token`, results from
+ * `web.results[]` (title, url, description, age).
+ *
+ * Brave answers an invalid token with 422 `SUBSCRIPTION_TOKEN_INVALID` (not 401), and a rate
+ * limit with 429 plus `X-RateLimit-Reset: <s until the per-second window resets>, <s until the
+ * monthly one resets>`; both are mapped here before the common status mapping.
+ */
+import { z } from "zod";
+import type { HttpClient } from "../http/types";
+import { PROVIDER_LIMITS, type ProviderLimits, type RawResult, type SearchProvider } from "./provider";
+import { authFailedError, parseJsonBody, rateLimitedError, sendProviderRequest, throwForStatus, wrongShapeError } from "./provider-http";
+
+export interface BraveProviderOptions {
+  http: HttpClient;
+  /** Full URL of the web search endpoint, e.g. `https://api.search.brave.com/res/v1/web/search`. */
+  endpoint: string;
+  apiKey: string;
+  limits?: ProviderLimits;
+}
+
+const braveItem = z.object({
+  title: z.string(),
+  url: z.string(),
+  description: z.string().optional(),
+  age: z.string().optional(),
+});
+
+// `web` is absent when Brave found nothing: that is an empty answer, not a bad one.
+const braveAnswer = z.object({
+  web: z.object({ results: z.array(z.unknown()) }).optional(),
+});
+
+const braveError = z.object({ error: z.object({ code: z.string().optional() }).optional() });
+
+/** First number of Brave's `X-RateLimit-Reset` (seconds until the shortest window resets). */
+function braveResetSeconds(headers: Record<string, string>): number | undefined {
+  const first = headers["x-ratelimit-reset"]?.split(",")[0]?.trim();
+  return first !== undefined && /^\d{1,9}$/.test(first) ? Number(first) : undefined;
+}
+
+function errorCode(body: Buffer): string | undefined {
+  try {
+    const parsed = braveError.safeParse(JSON.parse(body.toString("utf8")));
+    return parsed.success ? parsed.data.error?.code : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Creates the Brave provider. Throws only provider_* WebgateErrors (see {@link SearchProvider}). */
+export function createBraveProvider(options: BraveProviderOptions): SearchProvider {
+  const limits = options.limits ?? PROVIDER_LIMITS;
+  return {
+    name: "brave",
+    async search(query, maxResults, signal): Promise<RawResult[]> {
+      const url = new URL(options.endpoint);
+      url.searchParams.set("q", query);
+      url.searchParams.set("count", String(maxResults));
+      const response = await sendProviderRequest(
+        options.http,
+        "brave",
+        {
+          url,
+          method: "GET",
+          headers: { Accept: "application/json", "Accept-Encoding": "gzip", "X-Subscription-Token": options.apiKey },
+        },
+        limits,
+        signal,
+      );
+      if (response.status === 422 && errorCode(response.body) === "SUBSCRIPTION_TOKEN_INVALID") {
+        throw authFailedError("brave", response.status);
+      }
+      if (response.status === 429) {
+        const quota = errorCode(response.body) === "QUOTA_LIMITED";
+        throw rateLimitedError("brave", response, braveResetSeconds(response.headers), quota ? "monthly quota" : "rate limit");
+      }
+      throwForStatus("brave", response);
+      const answer = braveAnswer.safeParse(parseJsonBody("brave", response));
+      if (!answer.success) throw wrongShapeError("brave", "no web.results list", answer.error);
+      const results: RawResult[] = [];
+      for (const item of answer.data.web?.results ?? []) {
+        // One malformed entry costs that entry, not the whole answer.
+        const parsed = braveItem.safeParse(item);
+        if (!parsed.success) continue;
+        const { title, url: link, description, age } = parsed.data;
+        results.push({ title, url: link, snippet: description ?? "", ...(age === undefined ? {} : { age }) });
+      }
+      return results;
+    },
+  };
+}

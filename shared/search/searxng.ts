@@ -1,0 +1,78 @@
+/**
+ * SearXNG adapter: `GET <SEARXNG_URL>/search?q=…&format=json`; results from `results[]` (title,
+ * url, content, publishedDate). No key.
+ *
+ * SearXNG answers `format=json` with 403 and an HTML page when `json` is missing from
+ * `search.formats` in settings.yml (it is off by default), so a 403 or a non-JSON answer is
+ * reported as provider_bad_response telling the operator to turn the format on.
+ */
+import { z } from "zod";
+import { WebgateError } from "../errors";
+import type { HttpClient } from "../http/types";
+import { PROVIDER_LIMITS, type ProviderLimits, type RawResult, type SearchProvider } from "./provider";
+import { parseJsonBody, sendProviderRequest, throwForStatus, wrongShapeError } from "./provider-http";
+
+export interface SearxngProviderOptions {
+  http: HttpClient;
+  /** The instance's base URL (validated at start-up by `validateSearxngUrl`). */
+  baseUrl: URL;
+  limits?: ProviderLimits;
+}
+
+const JSON_FORMAT_HINT = " Turn on the json format in the SearXNG settings.yml (search.formats: [html, json]) and restart SearXNG.";
+
+const searxngItem = z.object({
+  title: z.string(),
+  url: z.string(),
+  content: z.string().nullish(),
+  publishedDate: z.string().nullish(),
+});
+
+const searxngAnswer = z.object({ results: z.array(z.unknown()) });
+
+/** `<base>/search`, keeping a base path such as `https://host/searxng/`. */
+export function searxngSearchUrl(baseUrl: URL, query: string): URL {
+  const url = new URL(baseUrl.href);
+  url.pathname = `${url.pathname.replace(/\/+$/, "")}/search`;
+  url.search = "";
+  url.hash = "";
+  url.searchParams.set("q", query);
+  url.searchParams.set("format", "json");
+  return url;
+}
+
+/** Creates the SearXNG provider. Throws only provider_* WebgateErrors (see {@link SearchProvider}). */
+export function createSearxngProvider(options: SearxngProviderOptions): SearchProvider {
+  const limits = options.limits ?? PROVIDER_LIMITS;
+  return {
+    name: "searxng",
+    async search(query, maxResults, signal): Promise<RawResult[]> {
+      const response = await sendProviderRequest(
+        options.http,
+        "searxng",
+        { url: searxngSearchUrl(options.baseUrl, query), method: "GET", headers: { Accept: "application/json", "Accept-Encoding": "gzip" } },
+        limits,
+        signal,
+      );
+      if (response.status === 403) {
+        throw new WebgateError("provider_bad_response", `SearXNG refused format=json (HTTP 403).${JSON_FORMAT_HINT}`, {
+          details: { provider: "searxng", upstream_status: 403 },
+        });
+      }
+      throwForStatus("searxng", response);
+      const answer = searxngAnswer.safeParse(parseJsonBody("searxng", response, JSON_FORMAT_HINT));
+      if (!answer.success) throw wrongShapeError("searxng", "no results list", answer.error);
+      const results: RawResult[] = [];
+      for (const item of answer.data.results) {
+        const parsed = searxngItem.safeParse(item);
+        if (!parsed.success) continue;
+        const { title, url, content, publishedDate } = parsed.data;
+        results.push({ title, url, snippet: content ?? "", ...(publishedDate ? { age: publishedDate } : {}) });
+        // SearXNG has no count parameter; stop reading once enough candidates are in hand
+        // (normalization may drop some, so keep a margin).
+        if (results.length >= maxResults * 3) break;
+      }
+      return results;
+    },
+  };
+}

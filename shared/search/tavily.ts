@@ -1,0 +1,70 @@
+/**
+ * Tavily adapter: `POST <endpoint>` with JSON `{ query, max_results, search_depth: "basic" }`
+ * and `Authorization: Bearer <key>`; results from `results[]` (title, url, content,
+ * published_date when Tavily gives one).
+ *
+ * Tavily's own statuses beyond the common ones: 432 (plan or key usage limit) and 433
+ * (pay-as-you-go limit) are quota refusals, mapped to provider_rate_limited like a 429.
+ */
+import { z } from "zod";
+import type { HttpClient } from "../http/types";
+import { PROVIDER_LIMITS, type ProviderLimits, type RawResult, type SearchProvider } from "./provider";
+import { parseJsonBody, rateLimitedError, sendProviderRequest, throwForStatus, wrongShapeError } from "./provider-http";
+
+export interface TavilyProviderOptions {
+  http: HttpClient;
+  /** Full URL of the search endpoint, e.g. `https://api.tavily.com/search`. */
+  endpoint: string;
+  apiKey: string;
+  limits?: ProviderLimits;
+}
+
+const tavilyItem = z.object({
+  title: z.string(),
+  url: z.string(),
+  content: z.string().nullish(),
+  published_date: z.string().nullish(),
+});
+
+const tavilyAnswer = z.object({ results: z.array(z.unknown()) });
+
+/** Creates the Tavily provider. Throws only provider_* WebgateErrors (see {@link SearchProvider}). */
+export function createTavilyProvider(options: TavilyProviderOptions): SearchProvider {
+  const limits = options.limits ?? PROVIDER_LIMITS;
+  return {
+    name: "tavily",
+    async search(query, maxResults, signal): Promise<RawResult[]> {
+      const response = await sendProviderRequest(
+        options.http,
+        "tavily",
+        {
+          url: new URL(options.endpoint),
+          method: "POST",
+          headers: {
+            Accept: "application/json",
+            "Accept-Encoding": "gzip",
+            "Content-Type": "application/json",
+            Authorization: `Bearer ${options.apiKey}`,
+          },
+          body: JSON.stringify({ query, max_results: maxResults, search_depth: "basic" }),
+        },
+        limits,
+        signal,
+      );
+      if (response.status === 432 || response.status === 433) {
+        throw rateLimitedError("tavily", response, undefined, "usage limit of the plan");
+      }
+      throwForStatus("tavily", response);
+      const answer = tavilyAnswer.safeParse(parseJsonBody("tavily", response));
+      if (!answer.success) throw wrongShapeError("tavily", "no results list", answer.error);
+      const results: RawResult[] = [];
+      for (const item of answer.data.results) {
+        const parsed = tavilyItem.safeParse(item);
+        if (!parsed.success) continue;
+        const { title, url, content, published_date: published } = parsed.data;
+        results.push({ title, url, snippet: content ?? "", ...(published ? { age: published } : {}) });
+      }
+      return results;
+    },
+  };
+}
