@@ -1,0 +1,70 @@
+import { describe, expect, it } from "vitest";
+import { ConfigError, ENV, loadConfig } from "../../../../shared/config";
+import { checkSearxngUrl, resolveSearchSettings } from "../../../../shared/search/search-config";
+
+describe("checkSearxngUrl", () => {
+  it.each([
+    "https://search.example.org",
+    "https://search.example.org/searxng/",
+    "http://127.0.0.1:8888",
+    "http://127.8.9.10/",
+    "http://[::1]:8080",
+    "http://localhost:8080",
+    "http://LOCALHOST:8080",
+  ])("accepts %s", (raw) => {
+    const { url, problems } = checkSearxngUrl(raw);
+    expect(problems).toEqual([]);
+    expect(url).toBeInstanceOf(URL);
+  });
+
+  it.each([
+    ["plain http on a public host", "http://search.example.org", "plain http"],
+    ["plain http on a private address", "http://10.0.0.5:8080", "plain http"],
+    ["plain http on an IPv4-mapped loopback", "http://[::ffff:127.0.0.1]/", "plain http"],
+    ["plain http on 0.0.0.0", "http://0.0.0.0:8080", "plain http"],
+    ["a localhost look-alike", "http://localhost.example.org", "plain http"],
+    ["credentials", "https://user:pw@search.example.org", "user name or password"],
+    ["credentials on loopback", "http://user@127.0.0.1:8080", "user name or password"],
+    ["another scheme", "ftp://search.example.org", "must use https"],
+    ["a relative URL", "search.example.org", "not an absolute URL"],
+  ])("refuses %s", (_label, raw, problem) => {
+    const { url, problems } = checkSearxngUrl(raw);
+    expect(url).toBeUndefined();
+    expect(problems.join("\n")).toContain(problem);
+    expect(problems.join("\n")).toContain(ENV.SEARXNG_URL);
+  });
+});
+
+describe("resolveSearchSettings", () => {
+  it("reads local keys, the default provider and endpoints", () => {
+    const settings = resolveSearchSettings(
+      loadConfig({ [ENV.BRAVE_API_KEY]: "k1", [ENV.SEARCH_PROVIDER]: "Tavily", [ENV.SEARXNG_URL]: "http://127.0.0.1:9/" }),
+    );
+    expect(settings.braveApiKey).toBe("k1");
+    expect(settings.defaultProvider).toBe("tavily");
+    expect(settings.searxngUrl?.href).toBe("http://127.0.0.1:9/");
+    expect(settings.braveEndpoint.href).toBe("https://api.search.brave.com/res/v1/web/search");
+  });
+
+  it("ignores environment keys when a secret ARN is set (keys come from the secret only)", () => {
+    const settings = resolveSearchSettings(
+      loadConfig({ [ENV.BRAVE_API_KEY]: "k1", [ENV.PROVIDER_SECRET_ARN]: "arn:aws:secretsmanager:eu-west-1:123456789012:secret:x" }),
+    );
+    expect(settings.braveApiKey).toBeUndefined();
+    expect(settings.secretArn).toContain("arn:aws");
+  });
+
+  it("lists every problem in one ConfigError", () => {
+    let caught: unknown;
+    try {
+      resolveSearchSettings(loadConfig({ [ENV.SEARCH_PROVIDER]: "google", [ENV.SEARXNG_URL]: "http://searx.example.org", [ENV.BRAVE_ENDPOINT]: "nope" }));
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(ConfigError);
+    const problems = (caught as ConfigError).problems.join("\n");
+    expect(problems).toContain(ENV.SEARCH_PROVIDER);
+    expect(problems).toContain(ENV.SEARXNG_URL);
+    expect(problems).toContain(ENV.BRAVE_ENDPOINT);
+  });
+});
