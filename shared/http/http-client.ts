@@ -1,0 +1,229 @@
+/**
+ * The one outbound HTTP client of webgate: Node's `http` speaking over a socket that a
+ * {@link Dialer} opened to an address that was checked before. It performs one exchange and
+ * never follows redirects (the guard does that hop by hop). Bodies are decompressed while they
+ * stream and counted after decompression, so a compression bomb stops at the limit with memory
+ * bounded. Global `fetch` is never used for this: it ignores agents and lookups.
+ */
+import http from "node:http";
+import net from "node:net";
+import zlib from "node:zlib";
+import { Transform, type Duplex, type Readable, type TransformCallback } from "node:stream";
+import { WebgateError } from "../errors";
+import { createNetDialer, timeoutError } from "./net-dialer";
+import type { Dialer, HttpClient, HttpRequest, HttpResponse, Resolver } from "./types";
+
+export interface HttpClientOptions {
+  /** Used only when a request carries no pre-checked `addresses` (operator-configured endpoints). */
+  resolver: Resolver;
+  dialer?: Dialer;
+}
+
+export function createHttpClient(options: HttpClientOptions): HttpClient {
+  const dialer = options.dialer ?? createNetDialer();
+  return {
+    async request(request: HttpRequest): Promise<HttpResponse> {
+      if (request.signal.aborted) throw timeoutError(request.signal);
+      const hostname = bareHostname(request.url);
+      const addresses = request.addresses ?? (await resolveUnchecked(options.resolver, hostname, request.signal));
+      const tls = request.url.protocol === "https:";
+      const port = request.url.port === "" ? (tls ? 443 : 80) : Number(request.url.port);
+      const socket = await dialer.dial({
+        hostname,
+        addresses,
+        port,
+        tls,
+        connectTimeoutMs: request.connectTimeoutMs,
+        signal: request.signal,
+      });
+      return exchange(socket, request);
+    },
+  };
+}
+
+/** `URL.hostname` keeps the brackets of an IPv6 literal; sockets and TLS want it bare. */
+export function bareHostname(url: URL): string {
+  const host = url.hostname;
+  return host.startsWith("[") && host.endsWith("]") ? host.slice(1, -1) : host;
+}
+
+async function resolveUnchecked(resolver: Resolver, hostname: string, signal: AbortSignal): Promise<string[]> {
+  if (net.isIP(hostname) !== 0) return [hostname];
+  let addresses: string[];
+  try {
+    addresses = await resolver.resolve(hostname, signal);
+  } catch (error) {
+    if (signal.aborted) throw timeoutError(signal);
+    throw new WebgateError("dns_failed", "The host name could not be resolved.", { cause: error });
+  }
+  if (addresses.length === 0) throw new WebgateError("dns_failed", "The host name has no addresses.");
+  return addresses;
+}
+
+function exchange(socket: Duplex, request: HttpRequest): Promise<HttpResponse> {
+  return new Promise<HttpResponse>((resolve, reject) => {
+    const { url, signal, maxBytes } = request;
+    let settled = false;
+    let decoder: Transform | undefined;
+
+    const finish = (error: Error | undefined, response?: HttpResponse) => {
+      if (settled) return;
+      settled = true;
+      signal.removeEventListener("abort", onAbort);
+      if (error !== undefined) {
+        decoder?.destroy();
+        req.destroy();
+        socket.destroy();
+        reject(error);
+      } else {
+        // One exchange per connection: nothing is pooled, so nothing can be reused by a
+        // later request to another host.
+        socket.destroy();
+        resolve(response!);
+      }
+    };
+    const onAbort = () => finish(timeoutError(signal));
+    const body = request.body === undefined ? undefined : Buffer.from(request.body, "utf8");
+    const headers: Record<string, string> = {
+      Host: url.host,
+      Connection: "close",
+      ...request.headers,
+    };
+    if (body !== undefined) headers["Content-Length"] = String(body.length);
+
+    const req = http.request({
+      method: request.method ?? "GET",
+      path: `${url.pathname}${url.search}`,
+      headers,
+      createConnection: () => socket,
+      // No agent: the socket above is the only one this request may use.
+      agent: undefined,
+      setHost: false,
+    });
+    signal.addEventListener("abort", onAbort, { once: true });
+
+    req.on("error", (error) => finish(connectionError(error, signal)));
+    req.on("response", (res) => {
+      const status = res.statusCode ?? 0;
+      const responseHeaders = flattenHeaders(res.headers);
+      if (status >= 300 && status < 400) {
+        res.resume();
+        finish(undefined, { status, headers: responseHeaders, body: Buffer.alloc(0) });
+        return;
+      }
+      const declared = Number(responseHeaders["content-length"]);
+      if (Number.isFinite(declared) && declared > maxBytes) {
+        finish(tooLarge(maxBytes));
+        return;
+      }
+      let stream: Readable = res;
+      try {
+        decoder = createDecoder(responseHeaders["content-encoding"]);
+      } catch (error) {
+        finish(error as WebgateError);
+        return;
+      }
+      if (decoder) {
+        res.on("error", (error) => finish(connectionError(error, signal)));
+        stream = res.pipe(decoder);
+      }
+      const chunks: Buffer[] = [];
+      let counted = 0;
+      let raw = 0;
+      res.on("data", (chunk: Buffer) => {
+        raw += chunk.length;
+        if (raw > maxBytes) finish(tooLarge(maxBytes));
+      });
+      stream.on("data", (chunk: Buffer) => {
+        counted += chunk.length;
+        if (counted > maxBytes) {
+          finish(tooLarge(maxBytes));
+          return;
+        }
+        chunks.push(chunk);
+      });
+      stream.on("error", (error) => {
+        if (decoder && stream === decoder) {
+          finish(new WebgateError("decode_failed", "The response body could not be decompressed.", { cause: error }));
+        } else {
+          finish(connectionError(error, signal));
+        }
+      });
+      res.on("aborted", () => finish(incomplete()));
+      res.on("close", () => {
+        // A body that ends before its declared length, or a connection that closes mid-body,
+        // is never handed on as if it were whole.
+        if (!res.complete) finish(incomplete());
+      });
+      stream.on("end", () => finish(undefined, { status, headers: responseHeaders, body: Buffer.concat(chunks, counted) }));
+    });
+    req.end(body);
+  });
+}
+
+function createDecoder(encoding: string | undefined): Transform | undefined {
+  const value = (encoding ?? "").trim().toLowerCase();
+  if (value === "" || value === "identity") return undefined;
+  if (value === "gzip" || value === "x-gzip") return zlib.createGunzip();
+  if (value === "br") return zlib.createBrotliDecompress();
+  // "deflate" means the zlib format (RFC 9110 §8.4.1.2), but some servers send raw deflate:
+  // unzip detects the zlib header; a raw stream falls back to inflateRaw.
+  if (value === "deflate") return new DeflateDecoder();
+  throw new WebgateError("decode_failed", `The response uses an unsupported content encoding (${value.slice(0, 40)}).`);
+}
+
+/** Inflates "deflate" bodies, choosing the zlib or raw format from the first two bytes. */
+class DeflateDecoder extends Transform {
+  private inner: zlib.Inflate | zlib.InflateRaw | undefined;
+  private head = Buffer.alloc(0);
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
+    if (this.inner) {
+      this.inner.write(chunk, () => callback());
+      return;
+    }
+    this.head = Buffer.concat([this.head, chunk]);
+    if (this.head.length < 2) return callback();
+    // A zlib header: compression method 8 and a check value divisible by 31 (RFC 1950 §2.2).
+    const zlibWrapped = (this.head[0]! & 0x0f) === 8 && ((this.head[0]! << 8) | this.head[1]!) % 31 === 0;
+    const inner = zlibWrapped ? zlib.createInflate() : zlib.createInflateRaw();
+    inner.on("data", (data: Buffer) => this.push(data));
+    inner.on("error", (error) => this.destroy(error));
+    this.inner = inner;
+    inner.write(this.head, () => callback());
+  }
+
+  override _flush(callback: TransformCallback): void {
+    if (!this.inner) return callback(new Error("truncated deflate stream"));
+    this.inner.once("end", () => callback());
+    this.inner.end();
+  }
+}
+
+function flattenHeaders(headers: http.IncomingHttpHeaders): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined) continue;
+    out[name.toLowerCase()] = Array.isArray(value) ? value.join(", ") : value;
+  }
+  return out;
+}
+
+function tooLarge(maxBytes: number): WebgateError {
+  return new WebgateError("upstream_too_large", `The response is larger than the limit of ${maxBytes} bytes.`, {
+    details: { limit_bytes: maxBytes },
+  });
+}
+
+function incomplete(): WebgateError {
+  return new WebgateError("connect_failed", "The origin closed the connection before the response was complete.");
+}
+
+function connectionError(error: Error & { code?: string }, signal: AbortSignal): WebgateError {
+  if (signal.aborted) return timeoutError(signal);
+  if (error instanceof WebgateError) return error;
+  // HTTP parser errors (malformed chunked encoding, oversized headers) and resets: the origin
+  // broke the exchange. The parser's code says how, without any address.
+  const code = typeof error.code === "string" ? ` (${error.code})` : "";
+  return new WebgateError("connect_failed", `The connection to the origin failed${code}.`, { cause: error });
+}

@@ -1,0 +1,123 @@
+/**
+ * The middy stack every route shares: header normalization, request parsing, one JSON response
+ * shape, one error body, one structured log line and the request metrics per request.
+ *
+ * Handlers stay wiring: they give a `parse` (event → typed input, throwing `invalid_request`)
+ * and a `handle` (input → body). Errors of any kind become
+ * `{ "error": { code, message, retryable, request_id, ... } }` with the status from the error
+ * table; a 5xx message is replaced by a generic one and the detail goes to the log line only.
+ */
+import middy, { type MiddlewareObj, type MiddyfiedHandler } from "@middy/core";
+import httpHeaderNormalizer from "@middy/http-header-normalizer";
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from "aws-lambda";
+import { isWebgateError, toErrorBody } from "../errors";
+import { DIMENSION, METRIC } from "../observability/metric-names";
+import type { LogFields, Telemetry } from "../observability/telemetry";
+
+export interface ApiRequestContext {
+  requestId: string;
+  /** The middy/Lambda context; middlewares such as secrets-manager put values on it. */
+  context: Context & Record<string, unknown>;
+  /** Adds fields to this request's log line (never URLs with queries, addresses or secrets). */
+  addLogFields(fields: LogFields): void;
+}
+
+export interface ApiResult {
+  body: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface ApiHandlerOptions<T> {
+  route: string;
+  parse: (event: APIGatewayProxyEvent) => T;
+  handle: (input: T, ctx: ApiRequestContext) => Promise<ApiResult>;
+  telemetry: Telemetry;
+  /** Extra middlewares that run before parsing (e.g. @middy/secrets-manager). */
+  middlewares?: MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult>[];
+}
+
+export type ApiHandler = MiddyfiedHandler<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context>;
+
+const JSON_HEADERS = { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" } as const;
+
+interface RequestState {
+  started: number;
+  requestId: string;
+  fields: LogFields;
+}
+
+export function createApiHandler<T>(options: ApiHandlerOptions<T>): ApiHandler {
+  const { route, telemetry } = options;
+  // Keyed by the Lambda context object, which middy hands unchanged to every phase and to the
+  // handler of the same invocation.
+  const states = new WeakMap<object, RequestState>();
+
+  const stateOf = (event: APIGatewayProxyEvent, context: Context): RequestState => {
+    let state = states.get(context);
+    if (!state) {
+      state = { started: performance.now(), requestId: event.requestContext?.requestId ?? context.awsRequestId, fields: {} };
+      states.set(context, state);
+    }
+    return state;
+  };
+
+  const observe: MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> = {
+    before: (request) => {
+      stateOf(request.event, request.context);
+    },
+    after: (request) => {
+      if (request.response) finishRequest(stateOf(request.event, request.context), request.response, undefined);
+    },
+    onError: (request) => {
+      const state = stateOf(request.event, request.context);
+      const { status, body, headers } = toErrorBody(request.error, state.requestId);
+      request.response = {
+        statusCode: status,
+        headers: { ...JSON_HEADERS, ...headers, "x-request-id": state.requestId },
+        body: JSON.stringify(body),
+      };
+      finishRequest(state, request.response, request.error ?? undefined);
+    },
+  };
+
+  function finishRequest(state: RequestState, response: APIGatewayProxyResult, error: Error | undefined) {
+    const ms = Math.round(performance.now() - state.started);
+    const fields: LogFields = { route, status: response.statusCode, ms, request_id: state.requestId, ...state.fields };
+    if (error !== undefined) {
+      const code = isWebgateError(error) ? error.code : "internal";
+      fields.code = code;
+      if (code === "internal") {
+        // The cause of an unexpected error goes to the log, never to the caller.
+        fields.error_name = error.name;
+        fields.error_message = error.message.slice(0, 500);
+      }
+      if (isWebgateError(error) && error.status < 500) {
+        telemetry.metric(METRIC.refusals, "Count", 1, { [DIMENSION.route]: route, [DIMENSION.code]: code });
+      }
+    }
+    telemetry.metric(METRIC.requests, "Count", 1, { [DIMENSION.route]: route, [DIMENSION.status]: String(response.statusCode) });
+    telemetry[response.statusCode >= 500 ? "error" : "info"]("request", fields);
+    telemetry.flush();
+  }
+
+  const core = async (event: APIGatewayProxyEvent, context: Context): Promise<APIGatewayProxyResult> => {
+    const state = stateOf(event, context);
+    const input = options.parse(event);
+    const result = await options.handle(input, {
+      requestId: state.requestId,
+      context: context as Context & Record<string, unknown>,
+      addLogFields: (fields) => Object.assign(state.fields, fields),
+    });
+    return {
+      statusCode: 200,
+      headers: { ...JSON_HEADERS, ...result.headers, "x-request-id": state.requestId },
+      body: JSON.stringify(result.body),
+    };
+  };
+
+  return middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context>()
+    .use(observe)
+    .use(httpHeaderNormalizer())
+    .use(options.middlewares ?? [])
+    .handler(core);
+}

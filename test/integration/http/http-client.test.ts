@@ -1,0 +1,258 @@
+import type { Socket } from "node:net";
+import zlib from "node:zlib";
+import { afterEach, describe, expect, it } from "vitest";
+import { WebgateError } from "../../../shared/errors";
+import { createHttpClient } from "../../../shared/http/http-client";
+import { createNetDialer } from "../../../shared/http/net-dialer";
+import type { HttpRequest, Resolver } from "../../../shared/http/types";
+import { TEST_CA, startOrigin, startRawOrigin, type Origin } from "../../helpers/origin";
+
+const noResolver: Resolver = { resolve: () => Promise.reject(new Error("no DNS in this test")) };
+const origins: Origin[] = [];
+afterEach(async () => {
+  await Promise.all(origins.splice(0).map((o) => o.close()));
+});
+
+async function origin(...args: Parameters<typeof startOrigin>) {
+  const o = await startOrigin(...args);
+  origins.push(o);
+  return o;
+}
+async function raw(onSocket: Parameters<typeof startRawOrigin>[0]) {
+  const o = await startRawOrigin(onSocket);
+  origins.push(o);
+  return o;
+}
+
+function req(url: string, overrides: Partial<HttpRequest> = {}): HttpRequest {
+  return { url: new URL(url), signal: AbortSignal.timeout(5_000), connectTimeoutMs: 2_000, maxBytes: 1_000_000, ...overrides };
+}
+
+async function codeOf(promise: Promise<unknown>): Promise<string> {
+  try {
+    await promise;
+  } catch (error) {
+    expect(error).toBeInstanceOf(WebgateError);
+    return (error as WebgateError).code;
+  }
+  throw new Error("expected a rejection");
+}
+
+const client = createHttpClient({ resolver: noResolver });
+
+describe("http client: one exchange over a dialed socket", () => {
+  it("sends the given headers and returns status, lower-case headers and body", async () => {
+    const o = await origin((req, res) => {
+      res.setHeader("X-Thing", "yes");
+      res.end(`hello ${String(req.headers["x-test"])} ${String(req.headers.host)}`);
+    });
+    const res = await client.request(req(`${o.base}/a?b=1`, { headers: { "X-Test": "v" } }));
+    expect(res.status).toBe(200);
+    expect(res.headers["x-thing"]).toBe("yes");
+    expect(res.body.toString()).toBe(`hello v 127.0.0.1:${o.port}`);
+    expect(o.requests[0]!.url).toBe("/a?b=1");
+  });
+
+  it("sends a POST body with its length", async () => {
+    const o = await origin((req, res) => {
+      let data = "";
+      req.on("data", (c: Buffer) => (data += c.toString()));
+      req.on("end", () => res.end(`${req.method} ${req.headers["content-length"]} ${data}`));
+    });
+    const res = await client.request(req(`${o.base}/`, { method: "POST", body: '{"q":"é"}' }));
+    expect(res.body.toString()).toBe('POST 10 {"q":"é"}');
+  });
+
+  it.each([
+    ["gzip", (b: Buffer) => zlib.gzipSync(b)],
+    ["x-gzip", (b: Buffer) => zlib.gzipSync(b)],
+    ["br", (b: Buffer) => zlib.brotliCompressSync(b)],
+    ["deflate", (b: Buffer) => zlib.deflateSync(b)],
+    ["deflate", (b: Buffer) => zlib.deflateRawSync(b)],
+  ])("decompresses %s", async (encoding, compress) => {
+    const text = "webgate ".repeat(5_000);
+    const o = await origin((_req, res) => {
+      res.setHeader("Content-Encoding", encoding);
+      res.end(compress(Buffer.from(text)));
+    });
+    const res = await client.request(req(o.base));
+    expect(res.body.toString()).toBe(text);
+  });
+
+  it("refuses a declared Content-Length over the limit before reading the body", async () => {
+    const o = await origin((_req, res) => {
+      res.setHeader("Content-Length", "2000001");
+      res.write("x");
+    });
+    expect(await codeOf(client.request(req(o.base, { maxBytes: 2_000_000 })))).toBe("upstream_too_large");
+  });
+
+  it.each([
+    ["gzip", (b: Buffer) => zlib.gzipSync(b)],
+    ["br", (b: Buffer) => zlib.brotliCompressSync(b)],
+    ["deflate", (b: Buffer) => zlib.deflateSync(b)],
+  ])("stops a %s bomb at the limit counted after decompression", async (encoding, compress) => {
+    const bomb = compress(Buffer.alloc(64 * 1024 * 1024));
+    expect(bomb.length).toBeLessThan(1_000_000);
+    const o = await origin((_req, res) => {
+      res.setHeader("Content-Encoding", encoding);
+      res.end(bomb);
+    });
+    const before = process.memoryUsage().rss;
+    expect(await codeOf(client.request(req(o.base, { maxBytes: 5_242_880 })))).toBe("upstream_too_large");
+    // Memory stays bounded: nowhere near the 64 MiB the bomb expands to.
+    expect(process.memoryUsage().rss - before).toBeLessThan(48 * 1024 * 1024);
+  });
+
+  it("stops an endless identity body at the limit", async () => {
+    const o = await origin((_req, res) => {
+      const chunk = Buffer.alloc(64 * 1024, 97);
+      const pump = () => {
+        while (res.write(chunk)) {
+          /* keep writing until the socket pushes back */
+        }
+      };
+      res.on("drain", pump);
+      res.on("error", () => undefined);
+      pump();
+    });
+    expect(await codeOf(client.request(req(o.base, { maxBytes: 1_000_000 })))).toBe("upstream_too_large");
+  });
+
+  it("answers decode_failed for a corrupt gzip body and for an unknown encoding", async () => {
+    const corrupt = await origin((_req, res) => {
+      res.setHeader("Content-Encoding", "gzip");
+      res.end(Buffer.from("this is not gzip at all"));
+    });
+    expect(await codeOf(client.request(req(corrupt.base)))).toBe("decode_failed");
+    const unknown = await origin((_req, res) => {
+      res.setHeader("Content-Encoding", "zstd-ish");
+      res.end("x");
+    });
+    expect(await codeOf(client.request(req(unknown.base)))).toBe("decode_failed");
+  });
+
+  it("returns a 3xx with its Location and no body", async () => {
+    const o = await origin((_req, res) => {
+      res.writeHead(302, { Location: "/next" });
+      res.end("moved");
+    });
+    const res = await client.request(req(o.base));
+    expect(res.status).toBe(302);
+    expect(res.headers.location).toBe("/next");
+    expect(res.body.length).toBe(0);
+  });
+
+  it("never hands on a body shorter than its Content-Length", async () => {
+    const o = await raw((socket) => {
+      socket.once("data", () => {
+        socket.end("HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nonly a part");
+      });
+    });
+    expect(await codeOf(client.request(req(o.base)))).toBe("connect_failed");
+  });
+
+  it("refuses a Content-Length shorter than the body sent with it", async () => {
+    // The bytes after the declared length are not a valid next response: the origin lied, and
+    // the first N bytes would be a truncated page served as if whole.
+    const o = await raw((socket) => {
+      socket.once("data", () => socket.end("HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello and more"));
+    });
+    expect(await codeOf(client.request(req(o.base)))).toBe("connect_failed");
+  });
+
+  it("refuses broken chunked encoding", async () => {
+    const o = await raw((socket) => {
+      socket.once("data", () => socket.end("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nZZZ\r\nhello\r\n0\r\n\r\n"));
+    });
+    expect(await codeOf(client.request(req(o.base)))).toBe("connect_failed");
+  });
+
+  it("refuses a connection closed mid-body", async () => {
+    const o = await raw((socket) => {
+      socket.once("data", () => {
+        socket.write("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n");
+        setTimeout(() => socket.destroy(), 20);
+      });
+    });
+    expect(await codeOf(client.request(req(o.base)))).toBe("connect_failed");
+  });
+
+  it.each([
+    ["accepts and never answers", (_s: Socket) => undefined],
+    ["sends headers then stalls", (s: Socket) => s.once("data", () => s.write("HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nab"))],
+  ])("times out when the origin %s", async (_name, behaviour) => {
+    const o = await raw(behaviour);
+    const started = Date.now();
+    expect(await codeOf(client.request(req(o.base, { signal: AbortSignal.timeout(300) })))).toBe("upstream_timeout");
+    expect(Date.now() - started).toBeLessThan(3_000);
+  });
+
+  it("answers connect_failed when nothing listens", async () => {
+    const o = await raw(() => undefined);
+    await o.close();
+    origins.splice(origins.indexOf(o), 1);
+    expect(await codeOf(client.request(req(o.base)))).toBe("connect_failed");
+  });
+
+  it("resolves names through the resolver only when no checked addresses are given", async () => {
+    const o = await origin((_req, res) => res.end("ok"));
+    const asked: string[] = [];
+    const resolving = createHttpClient({ resolver: { resolve: (host) => (asked.push(host), Promise.resolve(["127.0.0.1"])) } });
+    const res = await resolving.request(req(`http://provider.test:${o.port}/`));
+    expect(res.body.toString()).toBe("ok");
+    expect(asked).toEqual(["provider.test"]);
+    await resolving.request(req(`http://provider.test:${o.port}/`, { addresses: ["127.0.0.1"] }));
+    expect(asked).toHaveLength(1);
+    const failing = createHttpClient({ resolver: { resolve: () => Promise.reject(new Error("ENOTFOUND")) } });
+    expect(await codeOf(failing.request(req(`http://provider.test:${o.port}/`)))).toBe("dns_failed");
+    const empty = createHttpClient({ resolver: { resolve: () => Promise.resolve([]) } });
+    expect(await codeOf(empty.request(req(`http://provider.test:${o.port}/`)))).toBe("dns_failed");
+  });
+});
+
+describe("net dialer: TLS verifies the URL's host name on the checked address", () => {
+  it("connects to the checked address and verifies the certificate for the host name", async () => {
+    const o = await origin((_req, res) => res.end("secure"), { tls: true });
+    const dialed: string[] = [];
+    const dialer = createNetDialer({
+      ca: TEST_CA,
+      routeTo: (address) => (dialed.push(address), { host: "127.0.0.1", port: o.port }),
+    });
+    const tlsClient = createHttpClient({ resolver: noResolver, dialer });
+    const res = await tlsClient.request(req("https://www.example.com/", { addresses: ["93.184.215.14"] }));
+    expect(res.body.toString()).toBe("secure");
+    expect(dialed).toEqual(["93.184.215.14"]);
+    expect(o.requests[0]!.headers.host).toBe("www.example.com");
+  });
+
+  it("refuses a certificate that does not cover the host name", async () => {
+    const o = await origin((_req, res) => res.end("secure"), { tls: true });
+    const dialer = createNetDialer({ ca: TEST_CA, routeTo: () => ({ host: "127.0.0.1", port: o.port }) });
+    const tlsClient = createHttpClient({ resolver: noResolver, dialer });
+    const error = await tlsClient.request(req("https://other.test/", { addresses: ["93.184.215.14"] })).catch((e: unknown) => e);
+    expect((error as WebgateError).code).toBe("connect_failed");
+    expect((error as WebgateError).message).toContain("TLS");
+    expect((error as WebgateError).message).not.toContain("127.0.0.1");
+  });
+
+  it("refuses a certificate from an untrusted issuer", async () => {
+    const o = await origin((_req, res) => res.end("secure"), { tls: true });
+    const dialer = createNetDialer({ routeTo: () => ({ host: "127.0.0.1", port: o.port }) });
+    const tlsClient = createHttpClient({ resolver: noResolver, dialer });
+    expect(await codeOf(tlsClient.request(req("https://example.com/", { addresses: ["93.184.215.14"] })))).toBe("connect_failed");
+  });
+
+  it("tries the next checked address when one does not answer", async () => {
+    const o = await origin((_req, res) => res.end("second"));
+    const dead = await raw(() => undefined);
+    await dead.close();
+    origins.splice(origins.indexOf(dead), 1);
+    const dialer = createNetDialer({
+      routeTo: (address) => ({ host: "127.0.0.1", port: address === "93.184.215.14" ? dead.port : o.port }),
+    });
+    const c = createHttpClient({ resolver: noResolver, dialer });
+    const res = await c.request(req("http://example.com/", { addresses: ["93.184.215.14", "93.184.215.15"] }));
+    expect(res.body.toString()).toBe("second");
+  });
+});

@@ -1,0 +1,123 @@
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { WebgateError } from "../../../shared/errors";
+import { createApiHandler } from "../../../shared/middleware/api-handler";
+import { parseJsonBody, queryObject, validate } from "../../../shared/middleware/parse-request";
+import { createMemoryTelemetry } from "../../../shared/observability/telemetry";
+import { apiGatewayEvent, lambdaContext } from "../../helpers/apigw-event";
+
+const schema = z.strictObject({ name: z.string().min(2), count: z.number().int().max(10).default(1) });
+
+function build(handle: (input: z.infer<typeof schema>) => Promise<unknown>) {
+  const telemetry = createMemoryTelemetry();
+  const handler = createApiHandler({
+    route: "test",
+    parse: (event) => parseJsonBody(event, schema),
+    handle: async (input, ctx) => {
+      ctx.addLogFields({ cache: "miss" });
+      return { body: await handle(input) };
+    },
+    telemetry,
+  });
+  return { handler, telemetry };
+}
+
+async function call(handler: ReturnType<typeof build>["handler"], body: unknown, headers?: Record<string, string>) {
+  const event = apiGatewayEvent({ method: "POST", path: "/test", body: typeof body === "string" ? body : JSON.stringify(body), headers });
+  const res = await handler(event, lambdaContext());
+  return { res, json: JSON.parse(res.body) as Record<string, any>, event };
+}
+
+describe("createApiHandler", () => {
+  it("answers 200 JSON with the request id and logs one line with the added fields", async () => {
+    const { handler, telemetry } = build((input) => Promise.resolve({ hello: input.name, count: input.count }));
+    const { res, json, event } = await call(handler, { name: "ab" });
+    expect(res.statusCode).toBe(200);
+    expect(json).toEqual({ hello: "ab", count: 1 });
+    expect(res.headers?.["x-request-id"]).toBe(event.requestContext.requestId);
+    expect(res.headers?.["content-type"]).toContain("application/json");
+    expect(telemetry.lines).toHaveLength(1);
+    expect(telemetry.lines[0]!.fields).toMatchObject({ route: "test", status: 200, cache: "miss", request_id: event.requestContext.requestId });
+    expect(telemetry.metrics).toContainEqual(expect.objectContaining({ name: "Requests", dimensions: { route: "test", status: "200" } }));
+  });
+
+  it.each([
+    ["invalid JSON", "{nope", "body"],
+    ["a JSON array", "[1]", "body"],
+    ["an unknown field", { name: "ab", extra: 1 }, "extra"],
+    ["a wrong type", { name: 5 }, "name"],
+    ["an out-of-range value", { name: "ab", count: 11 }, "count"],
+    ["a missing field", {}, "name"],
+  ])("answers 400 invalid_request for %s, naming the field", async (_name, body, field) => {
+    const { handler, telemetry } = build(() => Promise.resolve({}));
+    const { res, json } = await call(handler, body);
+    expect(res.statusCode).toBe(400);
+    expect(json.error.code).toBe("invalid_request");
+    expect(json.error.field).toBe(field);
+    expect(json.error.retryable).toBe(false);
+    expect(typeof json.error.request_id).toBe("string");
+    expect(telemetry.metrics).toContainEqual(expect.objectContaining({ name: "Refusals", dimensions: { route: "test", code: "invalid_request" } }));
+  });
+
+  it("refuses a body that is not declared as JSON", async () => {
+    const { handler } = build(() => Promise.resolve({}));
+    const { res, json } = await call(handler, { name: "ab" }, { "Content-Type": "text/plain" });
+    expect(res.statusCode).toBe(400);
+    expect(json.error.field).toBe("content-type");
+  });
+
+  it("refuses a body over the size limit", async () => {
+    const { handler } = build(() => Promise.resolve({}));
+    const { res, json } = await call(handler, { name: "x".repeat(20_000) });
+    expect(res.statusCode).toBe(400);
+    expect(json.error.field).toBe("body");
+  });
+
+  it("reads a base64-encoded body", async () => {
+    const { handler } = build((input) => Promise.resolve({ name: input.name }));
+    const event = apiGatewayEvent({ method: "POST", path: "/t", body: Buffer.from('{"name":"zz"}').toString("base64"), isBase64Encoded: true });
+    const res = await handler(event, lambdaContext());
+    expect(JSON.parse(res.body)).toEqual({ name: "zz" });
+  });
+
+  it("passes a WebgateError's status, details and headers through", async () => {
+    const { handler } = build(() =>
+      Promise.reject(new WebgateError("provider_rate_limited", "slow down", { headers: { "Retry-After": "7" }, details: { retry_after_s: 7 } })),
+    );
+    const { res, json } = await call(handler, { name: "ab" });
+    expect(res.statusCode).toBe(429);
+    expect(res.headers?.["Retry-After"]).toBe("7");
+    expect(json.error).toMatchObject({ code: "provider_rate_limited", message: "slow down", retryable: true, retry_after_s: 7 });
+  });
+
+  it("hides an unexpected error's message from the caller and logs it", async () => {
+    const { handler, telemetry } = build(() => Promise.reject(new Error("secret internals at /var/task")));
+    const { res, json } = await call(handler, { name: "ab" });
+    expect(res.statusCode).toBe(500);
+    expect(json.error.code).toBe("internal");
+    expect(res.body).not.toContain("secret internals");
+    expect(telemetry.lines[0]!.level).toBe("error");
+    expect(telemetry.lines[0]!.fields.error_message).toContain("secret internals");
+  });
+});
+
+describe("parse helpers", () => {
+  it("refuses a query parameter given twice", () => {
+    const event = apiGatewayEvent({ method: "GET", path: "/x", query: { url: ["a", "b"] } });
+    expect(() => queryObject(event)).toThrow(/more than once/);
+  });
+
+  it("returns single query parameters as an object", () => {
+    expect(queryObject(apiGatewayEvent({ method: "GET", path: "/x", query: { a: "1", b: "2" } }))).toEqual({ a: "1", b: "2" });
+    expect(queryObject(apiGatewayEvent({ method: "GET", path: "/x" }))).toEqual({});
+  });
+
+  it("names every unknown field", () => {
+    try {
+      validate(schema, { name: "ab", x: 1, y: 2 });
+      expect.unreachable();
+    } catch (error) {
+      expect((error as WebgateError).message).toBe('Unknown fields: "x", "y".');
+    }
+  });
+});
