@@ -26,7 +26,8 @@ export function providerLabel(name: ProviderName): string {
 /**
  * Sends one request with the provider limits. Never follows a redirect (the client does not).
  * Maps client failures: timeout/abort → `provider_timeout`; connect and DNS failures →
- * `provider_error` (retryable); an answer over the size limit → `provider_bad_response`.
+ * `provider_error` (retryable); an answer over the size limit or one that cannot be
+ * decompressed → `provider_bad_response`.
  */
 export async function sendProviderRequest(
   http: HttpClient,
@@ -59,6 +60,12 @@ export async function sendProviderRequest(
     }
     if (isWebgateError(error) && error.code === "upstream_too_large") {
       throw new WebgateError("provider_bad_response", `${label} answered with more than ${limits.maxBytes} bytes.`, {
+        cause: error,
+        details: { provider: name },
+      });
+    }
+    if (isWebgateError(error) && error.code === "decode_failed") {
+      throw new WebgateError("provider_bad_response", `${label} answered with a body that could not be decompressed.`, {
         cause: error,
         details: { provider: name },
       });

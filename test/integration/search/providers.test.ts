@@ -1,0 +1,242 @@
+/**
+ * The three provider adapters against loopback servers speaking each provider's wire format,
+ * through the product's real HTTP client: request shape, result mapping and every error mapping.
+ */
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import zlib from "node:zlib";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { WebgateError } from "../../../shared/errors";
+import { createHttpClient } from "../../../shared/http/http-client";
+import type { Resolver } from "../../../shared/http/types";
+import { createBraveProvider } from "../../../shared/search/brave";
+import type { ProviderLimits, SearchProvider } from "../../../shared/search/provider";
+import type { ProviderName } from "../../../shared/search/schema";
+import { createSearxngProvider } from "../../../shared/search/searxng";
+import { createTavilyProvider } from "../../../shared/search/tavily";
+import { closedPort, startStandIn, type Reply, type StandIn } from "../../helpers/provider-stand-in";
+
+const fixture = (name: string) => readFileSync(path.resolve(__dirname, "../../fixtures/search", name), "utf8");
+const BRAVE_KEY = "BSA-brave-test-key-0001";
+const TAVILY_KEY = "tvly-test-key-0002";
+
+// Loopback URLs are IP literals: the client never asks the resolver. One that is asked fails.
+const noDns: Resolver = { resolve: () => Promise.reject(new Error("tests never resolve names")) };
+const http = createHttpClient({ resolver: noDns });
+const limits: ProviderLimits = { timeoutMs: 500, connectTimeoutMs: 500, maxBytes: 64 * 1024 };
+
+let server: StandIn;
+beforeAll(async () => {
+  server = await startStandIn();
+});
+afterAll(() => server.close());
+beforeEach(() => {
+  server.requests.length = 0;
+});
+
+function make(name: ProviderName, origin = server.origin): SearchProvider {
+  if (name === "brave") return createBraveProvider({ http, endpoint: `${origin}/res/v1/web/search`, apiKey: BRAVE_KEY, limits });
+  if (name === "tavily") return createTavilyProvider({ http, endpoint: `${origin}/search`, apiKey: TAVILY_KEY, limits });
+  return createSearxngProvider({ http, baseUrl: new URL(`${origin}/searxng/`), limits });
+}
+
+async function failure(promise: Promise<unknown>): Promise<WebgateError> {
+  try {
+    await promise;
+  } catch (error) {
+    expect(error).toBeInstanceOf(WebgateError);
+    const webgate = error as WebgateError;
+    // No key, ever, in anything a caller or a log line could see.
+    const visible = JSON.stringify({ message: webgate.message, details: webgate.details, headers: webgate.headers });
+    expect(visible).not.toContain(BRAVE_KEY);
+    expect(visible).not.toContain(TAVILY_KEY);
+    return webgate;
+  }
+  throw new Error("expected a failure");
+}
+
+describe("Brave wire format", () => {
+  it("sends GET q/count with the subscription token and maps web.results", async () => {
+    server.reply = () => ({ status: 200, body: fixture("brave-web-search.json"), headers: { "content-type": "application/json" } });
+    const results = await make("brave").search("rust book", 4);
+    const [request] = server.requests;
+    expect(request!.method).toBe("GET");
+    expect(request!.url.pathname).toBe("/res/v1/web/search");
+    expect(request!.url.searchParams.get("q")).toBe("rust book");
+    expect(request!.url.searchParams.get("count")).toBe("4");
+    expect(request!.headers["x-subscription-token"]).toBe(BRAVE_KEY);
+    expect(request!.headers.accept).toBe("application/json");
+    // Raw mapping: the malformed entry (no url) is skipped; cleaning happens in normalize.
+    expect(results).toHaveLength(4);
+    expect(results[0]).toEqual({
+      title: "The <strong>Rust</strong> Programming Language",
+      url: "https://doc.rust-lang.org/book/",
+      snippet: "An introductory <strong>book</strong> about <strong>Rust</strong>. It&#x27;s free &amp; open.",
+      age: "March 5, 2024",
+    });
+  });
+
+  it("treats a missing web section as no results", async () => {
+    server.reply = () => ({ status: 200, body: { type: "search", query: { original: "zzz" } } });
+    await expect(make("brave").search("zzz", 5)).resolves.toEqual([]);
+  });
+
+  it("reads a gzip answer", async () => {
+    // Compressed bytes go out untouched from a one-shot server (the stand-in writes strings as UTF-8).
+    const raw = await startStandInRaw(zlib.gzipSync(fixture("brave-web-search.json")));
+    try {
+      const results = await make("brave", raw.origin).search("rust", 5);
+      expect(results[0]!.url).toBe("https://doc.rust-lang.org/book/");
+    } finally {
+      await raw.close();
+    }
+  });
+
+  it("maps 422 SUBSCRIPTION_TOKEN_INVALID to provider_auth_failed", async () => {
+    server.reply = () => ({
+      status: 422,
+      body: { type: "ErrorResponse", error: { id: "x", status: 422, code: "SUBSCRIPTION_TOKEN_INVALID", detail: "The provided subscription token is invalid." } },
+    });
+    const error = await failure(make("brave").search("rust", 5));
+    expect(error.code).toBe("provider_auth_failed");
+    expect(error.message).toContain("check the API key");
+  });
+
+  it("maps 429 with X-RateLimit-Reset and no Retry-After to a retry hint", async () => {
+    server.reply = () => ({
+      status: 429,
+      headers: { "x-ratelimit-limit": "1, 15000", "x-ratelimit-remaining": "0, 14000", "x-ratelimit-reset": "1, 1419704" },
+      body: { type: "ErrorResponse", error: { code: "RATE_LIMITED", status: 429, detail: "Request rate limit exceeded for plan." } },
+    });
+    const error = await failure(make("brave").search("rust", 5));
+    expect(error.code).toBe("provider_rate_limited");
+    expect(error.status).toBe(429);
+    expect(error.headers["Retry-After"]).toBe("1");
+    expect(error.details.retry_after_s).toBe(1);
+  });
+});
+
+describe("Tavily wire format", () => {
+  it("POSTs the JSON body with a bearer key and maps results", async () => {
+    server.reply = () => ({ status: 200, body: fixture("tavily-search.json"), headers: { "content-type": "application/json" } });
+    const results = await make("tavily").search("rust book", 3);
+    const [request] = server.requests;
+    expect(request!.method).toBe("POST");
+    expect(request!.url.pathname).toBe("/search");
+    expect(request!.headers.authorization).toBe(`Bearer ${TAVILY_KEY}`);
+    expect(request!.headers["content-type"]).toBe("application/json");
+    expect(JSON.parse(request!.body)).toEqual({ query: "rust book", max_results: 3, search_depth: "basic" });
+    expect(results.map((r) => r.url)).toEqual(["https://doc.rust-lang.org/book/", "https://doc.rust-lang.org/rust-by-example/"]);
+    expect(results[0]).not.toHaveProperty("age");
+    expect(results[1]!.age).toBe("Tue, 05 Mar 2024 10:00:00 GMT");
+  });
+
+  it.each([432, 433])("maps the plan limit status %i to provider_rate_limited", async (status) => {
+    server.reply = () => ({ status, body: { detail: { error: "This request exceeds your plan's set usage limit." } } });
+    const error = await failure(make("tavily").search("rust", 5));
+    expect(error.code).toBe("provider_rate_limited");
+    expect(error.details.upstream_status).toBe(status);
+  });
+});
+
+describe("SearXNG wire format", () => {
+  it("GETs <base>/search?q&format=json without any key and maps results", async () => {
+    server.reply = () => ({ status: 200, body: fixture("searxng-search.json"), headers: { "content-type": "application/json" } });
+    const results = await make("searxng").search("rust book", 5);
+    const [request] = server.requests;
+    expect(request!.method).toBe("GET");
+    expect(request!.url.pathname).toBe("/searxng/search");
+    expect(request!.url.searchParams.get("q")).toBe("rust book");
+    expect(request!.url.searchParams.get("format")).toBe("json");
+    expect(request!.headers.authorization).toBeUndefined();
+    expect(results[0]!.age).toBe("2024-03-05T00:00:00");
+    expect(results[1]).not.toHaveProperty("age");
+  });
+
+  it("explains the 403 SearXNG sends when the json format is off", async () => {
+    server.reply = () => ({
+      status: 403,
+      headers: { "content-type": "text/html; charset=utf-8" },
+      body: "<!doctype html><title>403 Forbidden</title><h1>Forbidden</h1>",
+    });
+    const error = await failure(make("searxng").search("rust", 5));
+    expect(error.code).toBe("provider_bad_response");
+    expect(error.message).toContain("settings.yml");
+    expect(error.message).toContain("search.formats");
+  });
+
+  it("explains an HTML answer with status 200 the same way", async () => {
+    server.reply = () => ({ status: 200, headers: { "content-type": "text/html" }, body: "<html><body>results</body></html>" });
+    const error = await failure(make("searxng").search("rust", 5));
+    expect(error.code).toBe("provider_bad_response");
+    expect(error.message).toContain("json format");
+  });
+});
+
+describe.each(["brave", "tavily", "searxng"] as const)("%s error mapping", (name) => {
+  const cases: Array<[string, Reply, string, Record<string, unknown>?]> = [
+    ["500", { status: 500, body: "oops" }, "provider_error", { retryable: true }],
+    ["503", { status: 503, body: { error: "maintenance" } }, "provider_error", { retryable: true }],
+    ["302 (never followed)", { status: 302, headers: { location: "http://127.0.0.1:1/elsewhere" } }, "provider_error", { retryable: false }],
+    ["400", { status: 400, body: { detail: { error: "bad" } } }, "provider_error", { retryable: false }],
+    ["HTML instead of JSON", { status: 200, headers: { "content-type": "text/html" }, body: "<html><h1>Captive portal</h1></html>" }, "provider_bad_response"],
+    ["JSON of the wrong shape", { status: 200, body: { results: "nope", web: { results: 7 } } }, "provider_bad_response"],
+    ["429 with Retry-After", { status: 429, headers: { "retry-after": "7" }, body: { detail: "slow down" } }, "provider_rate_limited", { retryAfter: "7" }],
+    ["429 with an HTTP-date Retry-After", { status: 429, headers: { "retry-after": "Wed, 21 Oct 2026 07:28:00 GMT" } }, "provider_rate_limited", { retryAfter: "Wed, 21 Oct 2026 07:28:00 GMT" }],
+    ["an answer over the size limit", { status: 200, body: JSON.stringify({ results: [], pad: "x".repeat(70 * 1024) }) }, "provider_bad_response"],
+  ];
+  if (name !== "searxng") {
+    cases.push(["401", { status: 401, body: { detail: { error: "Unauthorized: missing or invalid API key." } } }, "provider_auth_failed"]);
+    cases.push(["403", { status: 403, body: { detail: { error: "Forbidden" } } }, "provider_auth_failed"]);
+  }
+
+  it.each(cases)("%s", async (_label, reply, code, extra = {}) => {
+    server.reply = () => reply;
+    const started = server.requests.length;
+    const error = await failure(make(name).search("rust book", 5));
+    expect(error.code).toBe(code);
+    expect(error.details.provider).toBe(name);
+    // Exactly one request: nothing retried or followed.
+    expect(server.requests.length - started).toBe(1);
+    if ("retryable" in extra) expect(error.retryable).toBe(extra.retryable);
+    if ("retryAfter" in extra) expect(error.headers["Retry-After"]).toBe(extra.retryAfter);
+    if (code === "provider_auth_failed") expect(error.message).toContain("check the API key");
+  });
+
+  it("a provider that never answers → provider_timeout within the limit", async () => {
+    server.reply = () => "hang";
+    const error = await failure(make(name).search("rust", 5));
+    expect(error.code).toBe("provider_timeout");
+    expect(error.status).toBe(504);
+  });
+
+  it("nothing listening → retryable provider_error", async () => {
+    const port = await closedPort();
+    const error = await failure(make(name, `http://127.0.0.1:${port}`).search("rust", 5));
+    expect(error.code).toBe("provider_error");
+    expect(error.retryable).toBe(true);
+  });
+
+  it("a caller's abort also ends the call as provider_timeout", async () => {
+    server.reply = () => "hang";
+    const controller = new AbortController();
+    const pending = make(name).search("rust", 5, controller.signal);
+    setTimeout(() => controller.abort(), 20);
+    expect((await failure(pending)).code).toBe("provider_timeout");
+  });
+});
+
+/** A one-shot server that answers a pre-compressed JSON body byte for byte. */
+async function startStandInRaw(gzipped: Buffer): Promise<{ origin: string; close(): Promise<void> }> {
+  const { createServer } = await import("node:http");
+  const srv = createServer((_req, res) => {
+    res.writeHead(200, { "content-type": "application/json", "content-encoding": "gzip", "content-length": String(gzipped.length) });
+    res.end(gzipped);
+  });
+  await new Promise<void>((resolve) => srv.listen(0, "127.0.0.1", resolve));
+  const address = srv.address() as { port: number };
+  return {
+    origin: `http://127.0.0.1:${address.port}`,
+    close: () => new Promise<void>((resolve) => { srv.closeAllConnections(); srv.close(() => resolve()); }),
+  };
+}
