@@ -59,6 +59,12 @@ export function createSearxngProvider(options: SearxngProviderOptions): SearchPr
           details: { provider: "searxng", upstream_status: 403 },
         });
       }
+      if (response.status === 401) {
+        // SearXNG itself has no keys: a 401 comes from a proxy in front of it.
+        throw new WebgateError("provider_auth_failed", "SearXNG refused the request (HTTP 401): the instance sits behind authentication that webgate does not send; check SEARXNG_URL.", {
+          details: { provider: "searxng", upstream_status: 401 },
+        });
+      }
       throwForStatus("searxng", response);
       const answer = searxngAnswer.safeParse(parseJsonBody("searxng", response, JSON_FORMAT_HINT));
       if (!answer.success) throw wrongShapeError("searxng", "no results list", answer.error);

@@ -165,6 +165,13 @@ describe("SearXNG wire format", () => {
     expect(error.message).toContain("search.formats");
   });
 
+  it("reports a 401 from a proxy in front of SearXNG as provider_auth_failed", async () => {
+    server.reply = () => ({ status: 401, headers: { "www-authenticate": 'Basic realm="searx"' } });
+    const error = await failure(make("searxng").search("rust", 5));
+    expect(error.code).toBe("provider_auth_failed");
+    expect(error.message).toContain("SEARXNG_URL");
+  });
+
   it("explains an HTML answer with status 200 the same way", async () => {
     server.reply = () => ({ status: 200, headers: { "content-type": "text/html" }, body: "<html><body>results</body></html>" });
     const error = await failure(make("searxng").search("rust", 5));
