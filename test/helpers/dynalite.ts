@@ -24,16 +24,36 @@ export async function createTestTable(client: DynamoDBClient): Promise<string> {
   return tableName;
 }
 
-/** A client for `endpoint` whose sent command names are recorded in `calls`, in order. */
-export function countingClient(endpoint: string): { client: DynamoDBClient; calls: string[] } {
+/** One command a {@link recordingClient} sent. */
+export interface RecordedCall {
+  command: string;
+  input: Record<string, unknown>;
+}
+
+/**
+ * A client for `endpoint` that records every command it sends, in order, and can be told to fail
+ * a command before it leaves (`failWhen`), to simulate a store that breaks midway.
+ */
+export function recordingClient(endpoint: string): {
+  client: DynamoDBClient;
+  calls: RecordedCall[];
+  failWhen: (predicate: ((call: RecordedCall, index: number) => boolean) | undefined) => void;
+} {
   const client = createDynamoClient({ endpoint, region: "us-east-1" });
-  const calls: string[] = [];
+  const calls: RecordedCall[] = [];
+  let shouldFail: ((call: RecordedCall, index: number) => boolean) | undefined;
   client.middlewareStack.add(
     (next, context) => (args) => {
-      calls.push(String(context.commandName));
+      const call = { command: String(context.commandName).replace(/Command$/, ""), input: args.input as Record<string, unknown> };
+      calls.push(call);
+      if (shouldFail?.(call, calls.length - 1)) {
+        const error = new Error("injected failure");
+        error.name = "InternalServerError";
+        return Promise.reject(error);
+      }
       return next(args);
     },
-    { step: "initialize", name: "countCommands" },
+    { step: "initialize", name: "recordCommands" },
   );
-  return { client, calls };
+  return { client, calls, failWhen: (predicate) => (shouldFail = predicate) };
 }
