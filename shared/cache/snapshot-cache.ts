@@ -94,6 +94,7 @@ export class SnapshotCache {
   private readonly instanceId: string;
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly inflight = new Map<string, Promise<CacheGetResult>>();
+  private readonly lookups = new Map<string, Promise<{ seen: SnapshotManifest | undefined; storeDown: boolean }>>();
 
   constructor(deps: SnapshotCacheDeps) {
     this.store = deps.store;
@@ -108,22 +109,36 @@ export class SnapshotCache {
 
   /** A snapshot of `urlKey`: stored (hit), freshly produced and saved (miss) or produced only (bypass). */
   async get(urlKey: string, options: CacheGetOptions): Promise<CacheGetResult> {
-    let seen: SnapshotManifest | undefined;
-    let storeDown = false;
-    try {
-      seen = await this.store.findLatest(urlKey, this.clock.now());
-      if (seen !== undefined && this.isFreshEnough(seen, undefined, options.maxAgeS)) {
-        return { cache: "hit", snapshot: this.storedHandle(seen) };
-      }
-    } catch (error) {
-      storeDown = this.absorb(error, urlKey, "lookup");
-    }
-    // Single flight inside this instance: whoever comes first fills, the others share its promise.
+    // A fill in progress produces the freshest possible snapshot, whatever maxAgeS asks for.
     const running = this.inflight.get(urlKey);
     if (running !== undefined) return running;
+    const { seen, storeDown } = await this.lookup(urlKey);
+    if (seen !== undefined && this.isFreshEnough(seen, undefined, options.maxAgeS)) {
+      return { cache: "hit", snapshot: this.storedHandle(seen) };
+    }
+    // Single flight inside this instance: whoever comes first fills, the others share its promise.
+    const started = this.inflight.get(urlKey);
+    if (started !== undefined) return started;
     const fill = this.fill(urlKey, options, seen, storeDown).finally(() => this.inflight.delete(urlKey));
     this.inflight.set(urlKey, fill);
     return fill;
+  }
+
+  /**
+   * The latest manifest, one store call for all concurrent callers of this instance: they then
+   * all see the same outcome at the same moment (a failing store cannot make them miss one
+   * another's fill because their lookups failed at different times).
+   */
+  private lookup(urlKey: string): Promise<{ seen: SnapshotManifest | undefined; storeDown: boolean }> {
+    const running = this.lookups.get(urlKey);
+    if (running !== undefined) return running;
+    const lookup = this.store.findLatest(urlKey, this.clock.now()).then(
+      (seen) => ({ seen, storeDown: false }),
+      (error: unknown) => ({ seen: undefined, storeDown: this.absorb(error, urlKey, "lookup") }),
+    );
+    const shared = lookup.finally(() => this.lookups.delete(urlKey));
+    this.lookups.set(urlKey, shared);
+    return shared;
   }
 
   /**
@@ -210,16 +225,22 @@ export class SnapshotCache {
     }
     // Either we hold the lease, or the holder overran leaseMs: fetch ourselves either way.
     try {
-      return await this.produceAndSave(urlKey, options.produce);
+      return await this.produceAndSave(urlKey, options.produce, seen);
     } finally {
       if (acquired) await this.release(urlKey, holder);
     }
   }
 
-  private async produceAndSave(urlKey: string, produce: () => Promise<ProducedPage>): Promise<CacheGetResult> {
+  private async produceAndSave(
+    urlKey: string,
+    produce: () => Promise<ProducedPage>,
+    seen: SnapshotManifest | undefined,
+  ): Promise<CacheGetResult> {
     const produced = await produce();
     const content = toWellFormed(produced.content);
-    const fetchedAt = this.clock.now();
+    // Ids sort by fetchedAt; within one millisecond the random tail decides. Stepping past the
+    // snapshot we replace keeps the new one "latest" (e.g. when replacing a corrupt snapshot).
+    const fetchedAt = Math.max(this.clock.now(), (seen?.fetchedAt ?? Number.NEGATIVE_INFINITY) + 1);
     try {
       const manifest = await this.store.save({ urlKey, content, meta: produced.meta, fetchedAt, ttlSeconds: this.ttlSeconds });
       // Served from memory: no need to read back what was just written.
