@@ -113,7 +113,7 @@ export class SnapshotCache {
     const running = this.inflight.get(urlKey);
     if (running !== undefined) return running;
     const { seen, storeDown } = await this.lookup(urlKey);
-    if (seen !== undefined && this.isFreshEnough(seen, undefined, options.maxAgeS)) {
+    if (seen !== undefined && this.isYoungEnough(seen, options.maxAgeS)) {
       return { cache: "hit", snapshot: this.storedHandle(seen) };
     }
     // Single flight inside this instance: whoever comes first fills, the others share its promise.
@@ -267,13 +267,13 @@ export class SnapshotCache {
       this.logger.warn("snapshot corrupt; treated as a miss", { urlKey, error: error.message });
       return undefined;
     }
-    return latest !== undefined && this.isFreshEnough(latest, seen, maxAgeS) ? latest : undefined;
+    if (latest === undefined) return undefined;
+    // A snapshot other than the one our lookup saw was saved after the lookup began: it is the
+    // result of the concurrent fetch we would otherwise duplicate, fresh enough even for max age 0.
+    return latest.id !== seen?.id || this.isYoungEnough(latest, maxAgeS) ? latest : undefined;
   }
 
-  private isFreshEnough(manifest: SnapshotManifest, seen: SnapshotManifest | undefined, maxAgeS: number): boolean {
-    // A snapshot other than the one our lookup rejected was saved after the lookup began: it is
-    // the result of the concurrent fetch we would otherwise duplicate.
-    if (seen !== undefined ? manifest.id !== seen.id : false) return true;
+  private isYoungEnough(manifest: SnapshotManifest, maxAgeS: number): boolean {
     const ageS = (this.clock.now() - manifest.fetchedAt) / 1000;
     return maxAgeS > 0 && ageS <= maxAgeS;
   }

@@ -182,6 +182,18 @@ describe("SnapshotCache: single flight", () => {
     expect(await store.tryAcquireLease("k", "someone-else", 1000, clock.now())).toBe(true);
   });
 
+  it.each([false, true])("with max age 0 on both instances (stale snapshot present: %s) concurrent misses make one produce call", async (stale) => {
+    if (stale) await cacheOn(store).get("k", { maxAgeS: 600, produce: producer({ content: "stale" }).produce });
+    clock.t += 10_000;
+    const a = cacheOn(new DynamoPageStore({ client: dynamo.client, tableName }), { instanceId: "a" });
+    const b = cacheOn(new DynamoPageStore({ client: dynamo.client, tableName }), { instanceId: "b" });
+    const p = producer({ delayMs: 60 });
+    const results = await Promise.all([a, b].flatMap((cache) => Array.from({ length: 10 }, () => cache.get("k", { maxAgeS: 0, produce: p.produce }))));
+    expect(p.calls).toBe(1);
+    expect(new Set(results.map((r) => r.snapshot.manifest.id)).size).toBe(1);
+    for (const r of results) expect(await r.snapshot.read(0, 6)).toBe("# Page");
+  });
+
   it("a produce failure reaches every waiter with the same error, and releases the lease", async () => {
     const cache = cacheOn(store);
     const boom = new WebgateError("upstream_timeout", "origin too slow");
