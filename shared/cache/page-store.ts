@@ -219,6 +219,10 @@ export abstract class BasePageStore implements PageStore {
       }
       text += decodeChunk(manifest.id, index, ref, data);
     }
+    // A whole read can also check the whole-content hash that callers rely on.
+    if (needed.length === manifest.chunks.length && sha256Hex(text) !== manifest.sha256) {
+      throw new SnapshotCorruptError(`snapshot ${manifest.id}: content fails its hash check`);
+    }
     const first = manifest.chunks[needed[0] ?? 0];
     const offset = first?.start ?? 0;
     return text.slice(from - offset, to - offset);

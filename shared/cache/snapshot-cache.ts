@@ -188,7 +188,7 @@ export class SnapshotCache {
       }
       if (error instanceof StoreUnavailableError) {
         this.logStoreDown(error, urlKey, "read");
-        const bypass = await this.bypass(options.produce);
+        const bypass = await this.bypass(urlKey, options.produce);
         return { cache: "bypass", manifest: bypass.snapshot.manifest, content: await bypass.snapshot.read(options.start, options.end) };
       }
       throw error;
@@ -201,7 +201,7 @@ export class SnapshotCache {
     seen: SnapshotManifest | undefined,
     storeDown: boolean,
   ): Promise<CacheGetResult> {
-    if (storeDown) return this.bypass(options.produce);
+    if (storeDown) return this.bypass(urlKey, options.produce);
     const holder = `${this.instanceId}#${randomBytes(4).toString("hex")}`;
     const maxPolls = Math.ceil(this.leaseMs / this.waitPollMs);
     let acquired = false;
@@ -221,7 +221,7 @@ export class SnapshotCache {
     } catch (error) {
       if (acquired) await this.release(urlKey, holder);
       this.absorb(error, urlKey, "lease");
-      return this.bypass(options.produce);
+      return this.bypass(urlKey, options.produce);
     }
     // Either we hold the lease, or the holder overran leaseMs: fetch ourselves either way.
     try {
@@ -251,10 +251,10 @@ export class SnapshotCache {
     }
   }
 
-  private async bypass(produce: () => Promise<ProducedPage>): Promise<CacheGetResult> {
+  private async bypass(urlKey: string, produce: () => Promise<ProducedPage>): Promise<CacheGetResult> {
     const produced = await produce();
     const content = toWellFormed(produced.content);
-    return { cache: "bypass", snapshot: memoryHandle(this.memoryManifest("", content, produced.meta, this.clock.now()), content) };
+    return { cache: "bypass", snapshot: memoryHandle(this.memoryManifest(urlKey, content, produced.meta, this.clock.now()), content) };
   }
 
   /** The latest manifest if it appeared after our lookup or is young enough; store errors propagate. */

@@ -65,6 +65,19 @@ describe("DynamoPageStore on dynalite", () => {
     expect(await store.readRange(found!, 5, 5)).toBe("");
     expect(await store.readRange(found!, -10, 1e9)).toBe(content);
     expect(await store.findLatest("other", T0)).toBeUndefined();
+
+    const empty = await store.save({ urlKey: "empty", content: "", meta: { ...META, extractor: null }, fetchedAt: T0, ttlSeconds: 3600 });
+    expect(empty.chunks).toEqual([]);
+    const emptyFound = await store.findLatest("empty", T0);
+    expect(emptyFound?.meta.extractor).toBeNull();
+    expect(await store.readRange(emptyFound!, 0, 100)).toBe("");
+  });
+
+  it("checks the whole-content hash on a whole read", async () => {
+    const store = new DynamoPageStore({ client: dynamo.client, tableName, chunkChars: 4 });
+    const saved = await store.save({ urlKey: "k", content: "abcdefgh", meta: META, fetchedAt: T0, ttlSeconds: 3600 });
+    await expect(store.readRange({ ...saved, sha256: sha256Hex("other") }, 0, 8)).rejects.toThrow(/content fails its hash/);
+    expect(await store.readRange(saved, 0, 8)).toBe("abcdefgh");
   });
 
   it("stores 1 MB in many chunks under the item limit and reads a page from the covering chunks only", async () => {
