@@ -45,8 +45,6 @@ export async function resolveChecked(hostname: string, deps: ResolveCheckedDeps)
   }
 
   const answers = await lookupWithin(hostname, deps);
-  // The deadline may have passed while a resolver that ignores its signal was still working.
-  if (deps.signal.aborted) throw deadlineExceeded();
   if (answers.length === 0) throw new WebgateError("dns_failed", "The host name has no addresses.");
   const checked: string[] = [];
   for (const answer of answers) {
@@ -71,32 +69,39 @@ function deadlineExceeded(): WebgateError {
   return new WebgateError("upstream_timeout", "The request took longer than its time limit.");
 }
 
+type LookupOutcome = { kind: "answer"; addresses: string[] } | { kind: "error"; cause: unknown } | { kind: "stopped" };
+
 // One resolver call, raced against the lookup timeout and the request's deadline. The resolver
-// gets a signal that aborts on either, so a resolver that can stop early does.
+// gets a signal that aborts on either, so a resolver that can stop early does; one that cannot
+// is abandoned. The deadline is checked after the race whatever won it, so an abort that lands
+// while a resolver that ignores its signal is answering still fails the request.
 async function lookupWithin(hostname: string, deps: ResolveCheckedDeps): Promise<string[]> {
   const inner = new AbortController();
   let timer: ReturnType<typeof setTimeout> | undefined;
   let onAbort: (() => void) | undefined;
-  const limits = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      reject(new WebgateError("dns_failed", `The DNS lookup took longer than ${deps.timeoutMs} ms.`));
-      inner.abort();
-    }, deps.timeoutMs);
-    onAbort = () => {
-      reject(deadlineExceeded());
-      inner.abort();
-    };
+  const stopped = new Promise<LookupOutcome>((resolve) => {
+    onAbort = () => resolve({ kind: "stopped" });
+    timer = setTimeout(onAbort, deps.timeoutMs);
     deps.signal.addEventListener("abort", onAbort, { once: true });
   });
-  const answer = deps.resolver.resolve(hostname, inner.signal).catch((cause: unknown) => {
-    throw new WebgateError("dns_failed", "The host name could not be resolved.", { cause });
-  });
-  try {
-    return await Promise.race([answer, limits]);
-  } finally {
-    clearTimeout(timer);
-    deps.signal.removeEventListener("abort", onAbort as () => void);
+  // A resolver that throws instead of rejecting is still a failed lookup, not a crash.
+  const answered = new Promise<string[]>((resolve) => resolve(deps.resolver.resolve(hostname, inner.signal))).then(
+    (addresses): LookupOutcome => ({ kind: "answer", addresses }),
+    (cause: unknown): LookupOutcome => ({ kind: "error", cause }),
+  );
+  // Neither promise rejects, so the clean-up below always runs.
+  const outcome = await Promise.race([answered, stopped]);
+  clearTimeout(timer);
+  deps.signal.removeEventListener("abort", onAbort as () => void);
+  inner.abort();
+  if (deps.signal.aborted) throw deadlineExceeded();
+  if (outcome.kind === "stopped") {
+    throw new WebgateError("dns_failed", `The DNS lookup took longer than ${deps.timeoutMs} ms.`);
   }
+  if (outcome.kind === "error") {
+    throw new WebgateError("dns_failed", "The host name could not be resolved.", { cause: outcome.cause });
+  }
+  return outcome.addresses;
 }
 
 type LookupAll = (hostname: string, options: { all: true; order: "verbatim" }) => Promise<LookupAddress[]>;
@@ -116,7 +121,7 @@ export function createLookupResolver(lookupAll: LookupAll): Resolver {
         onAbort = () => reject(deadlineExceeded());
         signal.addEventListener("abort", onAbort, { once: true });
       });
-      const found = lookupAll(hostname, { all: true, order: "verbatim" }).then(
+      const found = new Promise<LookupAddress[]>((resolve) => resolve(lookupAll(hostname, { all: true, order: "verbatim" }))).then(
         (records) => records.map((record) => record.address),
         (cause: unknown) => {
           throw new WebgateError("dns_failed", "The host name could not be resolved.", { cause });
