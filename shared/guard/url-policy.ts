@@ -29,6 +29,8 @@ const IPV4_HOST = /^\d+\.\d+\.\d+\.\d+$/;
  */
 export function checkUrl(input: string, policy?: Partial<GuardPolicy>): URL {
   const resolved = resolvePolicy(policy);
+  // Plain JavaScript callers (and parsed JSON) can hand over anything; refuse it as malformed.
+  if (typeof input !== "string") throw new WebgateError("url_not_allowed", "The URL must be a string.");
   // Checked before parsing so a huge input costs nothing.
   if (input.length > resolved.maxUrlLength) throw tooLong(resolved.maxUrlLength);
   let url: URL;

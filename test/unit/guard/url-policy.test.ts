@@ -103,6 +103,12 @@ describe("checkUrl refuses", () => {
     expect(refusalOf("http://[::1]/").message).toBe("The URL's host is a loopback address.");
   });
 
+  it("refuses a value that is not a string (plain JavaScript callers) with its own error", () => {
+    for (const value of [undefined, null, 42, { href: "https://example.com/" }, new URL("https://example.com/")]) {
+      expect(refusalOf(value as unknown as string).message).toBe("The URL must be a string.");
+    }
+  });
+
   it("counts the length limit on the input and on the normalized URL", () => {
     const base = "https://example.com/";
     expect(checkUrl(base + "a".repeat(2_000 - base.length)).href).toHaveLength(2_000);
