@@ -7,7 +7,7 @@
  */
 import { domainToASCII } from "node:url";
 import ipaddr from "ipaddr.js";
-import { ConfigError, DEFAULTS } from "../config";
+import { ConfigError, DEFAULTS, ENV } from "../config";
 
 export interface GuardPolicy {
   /**
@@ -38,6 +38,17 @@ export const DEFAULT_GUARD_POLICY: Readonly<GuardPolicy> = Object.freeze({
   maxUrlLength: 2_000,
 });
 
+// How each field is named in problems: the policy field and, where one exists, the environment
+// variable the operator sets, so a start-up error points at what to fix.
+const FIELD = {
+  allowLocalhost: `allowLocalhost (${ENV.ALLOW_LOCALHOST})`,
+  allowedPorts: `allowedPorts (${ENV.ALLOWED_PORTS})`,
+  allowedDomains: `allowedDomains (${ENV.ALLOWED_DOMAINS})`,
+  blockedDomains: `blockedDomains (${ENV.BLOCKED_DOMAINS})`,
+  blockedCidrs: "blockedCidrs",
+  maxUrlLength: "maxUrlLength",
+} as const;
+
 // Policies this module produced (frozen, already normalized): resolving them again is free, so
 // the guard functions can accept either a resolved or a partial policy on every call.
 const resolvedPolicies = new WeakSet<object>([DEFAULT_GUARD_POLICY]);
@@ -54,15 +65,15 @@ export function resolvePolicy(partial?: Partial<GuardPolicy>): GuardPolicy {
   if (resolvedPolicies.has(partial)) return partial as GuardPolicy;
   const problems: string[] = [];
   const allowedPorts = normalizePorts(partial.allowedPorts ?? DEFAULT_GUARD_POLICY.allowedPorts, problems);
-  const allowedDomains = normalizeDomains("allowedDomains", partial.allowedDomains ?? [], problems);
-  const blockedDomains = normalizeDomains("blockedDomains", partial.blockedDomains ?? [], problems);
+  const allowedDomains = normalizeDomains(FIELD.allowedDomains, partial.allowedDomains ?? [], problems);
+  const blockedDomains = normalizeDomains(FIELD.blockedDomains, partial.blockedDomains ?? [], problems);
   const blockedCidrs = normalizeCidrs(partial.blockedCidrs ?? [], problems);
   const maxUrlLength = partial.maxUrlLength ?? DEFAULT_GUARD_POLICY.maxUrlLength;
   if (!Number.isInteger(maxUrlLength) || maxUrlLength < 1) {
-    problems.push("guard maxUrlLength must be a positive whole number");
+    problems.push(`guard ${FIELD.maxUrlLength} must be a positive whole number`);
   }
   const allowLocalhost = partial.allowLocalhost ?? false;
-  if (typeof allowLocalhost !== "boolean") problems.push("guard allowLocalhost must be true or false");
+  if (typeof allowLocalhost !== "boolean") problems.push(`guard ${FIELD.allowLocalhost} must be true or false`);
   if (problems.length > 0) throw new ConfigError(problems);
   const policy: GuardPolicy = Object.freeze({
     allowLocalhost,
@@ -90,7 +101,7 @@ export function matchesDomain(host: string, entry: string): boolean {
 function normalizePorts(ports: readonly number[], problems: string[]): number[] {
   for (const port of ports) {
     if (!Number.isInteger(port) || port < 1 || port > 65_535) {
-      problems.push(`guard allowedPorts: ${String(port)} is not a port from 1 to 65535`);
+      problems.push(`guard ${FIELD.allowedPorts}: ${String(port)} is not a port from 1 to 65535`);
     }
   }
   return [...new Set(ports)];
@@ -130,7 +141,7 @@ function normalizeCidrs(entries: readonly string[], problems: string[]): string[
       const [address, bits] = ipaddr.parseCIDR(trimmed);
       out.push(`${address.toString()}/${bits}`);
     } else {
-      problems.push(`guard blockedCidrs: "${trimmed}" is not an address range such as 192.0.2.0/24 or 2001:db8::/32`);
+      problems.push(`guard ${FIELD.blockedCidrs}: "${trimmed}" is not an address range such as 192.0.2.0/24 or 2001:db8::/32`);
     }
   }
   return [...new Set(out)];
