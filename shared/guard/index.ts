@@ -1,0 +1,11 @@
+/**
+ * The guard library: every request webgate makes to a caller-supplied URL goes through it.
+ * See docs/security-model.md for what is refused and why.
+ */
+export { checkUrl } from "./url-policy";
+export { classifyAddress, ADDRESS_REFUSALS, ADDRESS_REFUSAL_DESCRIPTIONS } from "./address-policy";
+export type { AddressClass, AddressRefusal } from "./address-policy";
+export { resolveChecked, systemResolver } from "./guarded-lookup";
+export type { ResolveCheckedDeps } from "./guarded-lookup";
+export { DEFAULT_GUARD_POLICY, resolvePolicy } from "./policy";
+export type { GuardPolicy } from "./policy";
