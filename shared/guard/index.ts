@@ -9,3 +9,5 @@ export { resolveChecked, systemResolver } from "./guarded-lookup";
 export type { ResolveCheckedDeps } from "./guarded-lookup";
 export { DEFAULT_GUARD_POLICY, resolvePolicy } from "./policy";
 export type { GuardPolicy } from "./policy";
+export { createGuardedClient, DEFAULT_GUARD_LIMITS, ORIGIN_REQUEST_HEADERS, WEBGATE_USER_AGENT } from "./guarded-get";
+export type { GuardLimits, GuardedClient, GuardedClientDeps, GuardedResponse, RedirectHop } from "./guarded-get";

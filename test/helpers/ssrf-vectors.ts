@@ -34,9 +34,19 @@ export interface RebindingVector {
   why: string;
 }
 
+export interface RedirectVector {
+  name: string;
+  hops: Array<{ url: string; status?: number; location?: string }>;
+  dns: Record<string, string[]>;
+  expect: "allow" | "refuse";
+  refused_at?: number;
+  why: string;
+}
+
 export interface DnsVectors {
   dns: DnsVector[];
   rebinding: RebindingVector[];
+  redirects: RedirectVector[];
 }
 
 function load<T>(file: string): T | undefined {
