@@ -2,7 +2,7 @@
  * Test helper: synthesizes a webgate environment once per process (bundling off) with cdk-nag's
  * AwsSolutions pack, from the real cdk.json context.
  */
-import { mkdtempSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { App, Validations } from "aws-cdk-lib";
 import { Template } from "aws-cdk-lib/assertions";
@@ -19,11 +19,11 @@ export const CDK_CONTEXT = (JSON.parse(readFileSync(path.join(REPO_ROOT, "cdk.js
  * a temporary directory inside the git-ignored cdk.out/.
  */
 function entryStubs(): string {
-  const parent = path.join(REPO_ROOT, "cdk.out");
-  mkdirSync(parent, { recursive: true });
-  const dir = mkdtempSync(path.join(parent, "test-entries-"));
+  // A fixed path written with the same bytes by every worker, so parallel test files agree and
+  // nothing piles up between runs.
+  const dir = path.join(REPO_ROOT, "cdk.out", "test-entries");
   for (const route of ["fetch", "search"]) {
-    mkdirSync(path.join(dir, route));
+    mkdirSync(path.join(dir, route), { recursive: true });
     writeFileSync(path.join(dir, route, "handler.ts"), "export const handler = () => undefined;\n");
   }
   return dir;
