@@ -68,6 +68,8 @@ export const environmentSettingsSchema = z
     alarms: z.strictObject({
       /** Alarm when this percentage of API requests in 5 minutes end in a 5xx. */
       serverErrorRatePercent: z.number().positive().max(100),
+      /** An existing SNS topic to notify on alarm and on recovery (e.g. the on-call pager). */
+      topicArn: z.string().regex(/^arn:aws[a-z-]*:sns:[a-z0-9-]+:\d{12}:[A-Za-z0-9_-]{1,256}$/, "must be an SNS topic ARN").optional(),
     }),
   })
   .superRefine((s, ctx) => {

@@ -112,6 +112,7 @@ export class WebgateStack extends Stack {
       functions: { fetch: this.fetchFunction.function, search: this.searchFunction.function },
       table: this.pageTable.table,
       serverErrorRatePercent: s.alarms.serverErrorRatePercent,
+      alarmTopicArn: s.alarms.topicArn,
     });
 
     new CfnOutput(this, "ApiUrl", { value: this.api.restApi.url, description: "Base URL of the API (append fetch or search)" });

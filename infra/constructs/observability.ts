@@ -11,8 +11,10 @@
 import { Duration } from "aws-cdk-lib";
 import type * as apigw from "aws-cdk-lib/aws-apigateway";
 import * as cw from "aws-cdk-lib/aws-cloudwatch";
+import * as cwActions from "aws-cdk-lib/aws-cloudwatch-actions";
 import type * as dynamodb from "aws-cdk-lib/aws-dynamodb";
 import type * as lambda from "aws-cdk-lib/aws-lambda";
+import * as sns from "aws-cdk-lib/aws-sns";
 import { Construct } from "constructs";
 import { METRIC, METRICS_NAMESPACE } from "../../shared/observability/metric-names";
 
@@ -24,6 +26,8 @@ export interface ObservabilityProps {
   functions: Record<string, lambda.IFunction>;
   table: dynamodb.ITable;
   serverErrorRatePercent: number;
+  /** Notified when an alarm fires and when it recovers. */
+  alarmTopicArn?: string;
 }
 
 /** A SEARCH over every dimension set of one webgate metric. */
@@ -103,6 +107,14 @@ export class Observability extends Construct {
         treatMissingData: cw.TreatMissingData.NOT_BREACHING,
       }),
     );
+
+    if (props.alarmTopicArn !== undefined) {
+      const action = new cwActions.SnsAction(sns.Topic.fromTopicArn(this, "AlarmTopic", props.alarmTopicArn));
+      for (const alarm of this.alarms) {
+        alarm.addAlarmAction(action);
+        alarm.addOkAction(action);
+      }
+    }
 
     const fns = Object.entries(props.functions);
     this.dashboard = new cw.Dashboard(this, "Dashboard", {

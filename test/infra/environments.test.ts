@@ -47,6 +47,7 @@ describe("resolveEnvironment", () => {
     [["search", "provider"], "searxng", /search\.searxngUrl: is required when provider is searxng/],
     [["search", "searxngUrl"], "http://searx.example", /search\.searxngUrl/],
     [["fetch", "allowLocalhost"], true, /fetch: Unrecognized key/],
+    [["alarms", "topicArn"], "arn:aws:sqs:eu-west-1:123456789012:q", /alarms\.topicArn: must be an SNS topic ARN/],
   ])("refuses %j = %j", (keys, value, message) => {
     const table = { ...environments, dev: devWith(keys, value) };
     expect(() => resolveEnvironment("dev", table)).toThrow(message);

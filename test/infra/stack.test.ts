@@ -7,7 +7,7 @@ import { FIELD_LIMITS } from "../../infra/constructs/api";
 import { PAGE_TABLE_ITEM_ACTIONS } from "../../infra/constructs/page-table";
 import { ENV } from "../../shared/config";
 import { METRICS_NAMESPACE } from "../../shared/observability/metric-names";
-import { resourcesOf, synth, type Props, type Synthesized } from "./synth";
+import { CDK_CONTEXT, resourcesOf, synth, type Props, type Synthesized } from "./synth";
 
 const resources = resourcesOf;
 
@@ -228,6 +228,19 @@ describe("observability", () => {
     expect(JSON.stringify(rate.props.Metrics)).toContain('"MetricName":"5XXError"');
     const tableAlarm = alarms.find((a) => a.props.AlarmName === "webgate-dev-table-throttles")!;
     expect(JSON.stringify(tableAlarm.props.Metrics)).toMatch(/ReadThrottleEvents.*WriteThrottleEvents/);
+  });
+
+  it("has no alarm actions unless a topic is configured, then notifies it on alarm and recovery", () => {
+    for (const a of alarms) expect(a.props.AlarmActions).toBeUndefined();
+    const topicArn = "arn:aws:sns:eu-west-1:123456789012:oncall";
+    const envs = structuredClone(CDK_CONTEXT.environments) as Record<string, { alarms: Record<string, unknown> }>;
+    envs.dev!.alarms.topicArn = topicArn;
+    const withTopic = resources(synth("dev", { key: "topic", environments: envs }), "AWS::CloudWatch::Alarm");
+    expect(withTopic).toHaveLength(6);
+    for (const a of withTopic) {
+      expect(a.props.AlarmActions).toEqual([topicArn]);
+      expect(a.props.OKActions).toEqual([topicArn]);
+    }
   });
 
   it("has a dashboard whose webgate widgets search every dimension set of the handlers' metrics", () => {

@@ -45,12 +45,17 @@ export interface Synthesized {
 const cache = new Map<string, Synthesized>();
 let stubs: string | undefined;
 
-/** Synthesizes `envName` from cdk.json (memoized per process). */
-export function synth(envName: string): Synthesized {
-  const hit = cache.get(envName);
+/**
+ * Synthesizes `envName` from cdk.json (memoized per process), optionally with a different
+ * `environments` table (a variant of cdk.json's), memoized under `variant`.
+ */
+export function synth(envName: string, variant?: { key: string; environments: Record<string, unknown> }): Synthesized {
+  const cacheKey = variant ? `${envName}/${variant.key}` : envName;
+  const hit = cache.get(cacheKey);
   if (hit) return hit;
   stubs ??= entryStubs();
-  const app = new App({ context: { ...CDK_CONTEXT, env: envName, "aws:cdk:bundling-stacks": [] } });
+  const environments = variant?.environments ?? CDK_CONTEXT.environments;
+  const app = new App({ context: { ...CDK_CONTEXT, environments, env: envName, "aws:cdk:bundling-stacks": [] } });
   const { name, settings } = resolveEnvironment(app.node.tryGetContext("env"), app.node.tryGetContext("environments"));
   const stack = new WebgateStack(app, `webgate-${name}`, { envName: name, settings, functionsDir: stubs });
   Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
@@ -61,7 +66,7 @@ export function synth(envName: string): Synthesized {
   const violations = report.pluginReports.flatMap((r) => r.violations ?? []);
   const template = Template.fromStack(stack);
   const result = { stack, template, json: template.toJSON() as Synthesized["json"], violations };
-  cache.set(envName, result);
+  cache.set(cacheKey, result);
   return result;
 }
 
