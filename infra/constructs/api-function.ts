@@ -1,0 +1,128 @@
+/**
+ * One API Lambda function as webgate deploys it: NodejsFunction bundled by the locally installed
+ * esbuild (no Docker), Node.js 22 on arm64, inside the VPC's function subnets with the
+ * locked-down security group, its own log group with a retention, and the Powertools settings.
+ */
+import { Duration, type RemovalPolicy, Validations } from "aws-cdk-lib";
+import * as iam from "aws-cdk-lib/aws-iam";
+import type * as ec2 from "aws-cdk-lib/aws-ec2";
+import * as lambda from "aws-cdk-lib/aws-lambda";
+import * as nodejs from "aws-cdk-lib/aws-lambda-nodejs";
+import * as logs from "aws-cdk-lib/aws-logs";
+import { Construct } from "constructs";
+import { METRICS_NAMESPACE } from "../../shared/observability/metric-names";
+
+/** The actions of AWS's AWSLambdaVPCAccessExecutionRole: ENI management for VPC functions. */
+export const VPC_ENI_ACTIONS = [
+  "ec2:CreateNetworkInterface",
+  "ec2:DescribeNetworkInterfaces",
+  "ec2:DescribeSubnets",
+  "ec2:DeleteNetworkInterface",
+  "ec2:AssignPrivateIpAddresses",
+  "ec2:UnassignPrivateIpAddresses",
+] as const;
+
+export interface ApiFunctionProps {
+  /** Absolute path of the handler file; it exports `handler`. */
+  entry: string;
+  /** Absolute path of package-lock.json (the bundling's project root is its directory). */
+  depsLockFilePath: string;
+  /** Powertools service name (logs' `service` key and the metrics' `service` dimension). */
+  serviceName: string;
+  memoryMb: number;
+  timeoutS: number;
+  reservedConcurrency: number;
+  logRetentionDays: number;
+  logRemovalPolicy: RemovalPolicy;
+  vpc: ec2.IVpc;
+  subnets: ec2.SubnetSelection;
+  securityGroup: ec2.ISecurityGroup;
+  environment: Record<string, string>;
+}
+
+export class ApiFunction extends Construct {
+  readonly function: nodejs.NodejsFunction;
+  readonly logGroup: logs.LogGroup;
+  /** The execution role: only its own log group and the VPC network interfaces. */
+  readonly role: iam.Role;
+
+  constructor(scope: Construct, id: string, props: ApiFunctionProps) {
+    super(scope, id);
+    // An explicit log group (rather than the LogRetention custom resource) sets the retention
+    // without deploying a helper Lambda.
+    this.logGroup = new logs.LogGroup(this, "Logs", {
+      retention: props.logRetentionDays,
+      removalPolicy: props.logRemovalPolicy,
+    });
+    // Our own role instead of the AWS managed AWSLambdaBasicExecutionRole and
+    // AWSLambdaVPCAccessExecutionRole, which grant logs actions on every log group.
+    this.role = new iam.Role(this, "Role", {
+      assumedBy: new iam.ServicePrincipal("lambda.amazonaws.com"),
+      description: `${props.serviceName}: own log group and VPC network interfaces only`,
+    });
+    this.role.addToPolicy(
+      new iam.PolicyStatement({
+        sid: "OwnLogGroup",
+        actions: ["logs:CreateLogStream", "logs:PutLogEvents"],
+        resources: [this.logGroup.logGroupArn],
+      }),
+    );
+    this.role.addToPolicy(
+      new iam.PolicyStatement({
+        sid: "VpcNetworkInterfaces",
+        actions: [...VPC_ENI_ACTIONS],
+        resources: ["*"],
+      }),
+    );
+    Validations.of(this.role).acknowledge({
+      id: "AwsSolutions-IAM5[Resource::*]",
+      reason:
+        "Resource * only on the EC2 network-interface actions Lambda needs to attach a function to a VPC: these Describe/Create/Delete calls support no resource-level scoping for Lambda's ENIs (the AWSLambdaVPCAccessExecutionRole managed policy has the same statement). No wildcard action anywhere.",
+    });
+
+    this.function = new nodejs.NodejsFunction(this, "Function", {
+      role: this.role,
+      entry: props.entry,
+      handler: "handler",
+      depsLockFilePath: props.depsLockFilePath,
+      runtime: lambda.Runtime.NODEJS_22_X,
+      architecture: lambda.Architecture.ARM_64,
+      memorySize: props.memoryMb,
+      timeout: Duration.seconds(props.timeoutS),
+      reservedConcurrentExecutions: props.reservedConcurrency,
+      vpc: props.vpc,
+      vpcSubnets: props.subnets,
+      securityGroups: [props.securityGroup],
+      allowPublicSubnet: false,
+      logGroup: this.logGroup,
+      loggingFormat: lambda.LoggingFormat.JSON,
+      environment: {
+        ...props.environment,
+        POWERTOOLS_SERVICE_NAME: props.serviceName,
+        POWERTOOLS_METRICS_NAMESPACE: METRICS_NAMESPACE,
+        NODE_OPTIONS: "--enable-source-maps",
+      },
+      bundling: {
+        forceDockerBundling: false,
+        minify: true,
+        sourceMap: true,
+        // Source contents stay out of the map: smaller bundle, stack traces still resolve.
+        sourcesContent: false,
+        target: "node22",
+        // The repo is "type": "module"; an ESM bundle (.mjs) tree-shakes best. Some CommonJS
+        // dependencies call require() at run time, which ESM lacks: the banner recreates it.
+        format: nodejs.OutputFormat.ESM,
+        mainFields: ["module", "main"],
+        banner: "import { createRequire as __wgCreateRequire } from 'node:module'; const require = __wgCreateRequire(import.meta.url);",
+        // Bundle the AWS SDK too: the runtime's copy is a different, moving version; the pinned
+        // one is what the tests ran against.
+        externalModules: [],
+      },
+    });
+    Validations.of(this.function).acknowledge({
+      id: "AwsSolutions-L1",
+      reason:
+        "Node.js 22 is the runtime the design fixes (issue 5) and the one the code is tested for; it is supported by Lambda until 2027. Moving to 24 is a deliberate upgrade, not a synth-time default.",
+    });
+  }
+}

@@ -1,0 +1,136 @@
+/**
+ * Deployment environments (dev, prod, …): their settings live in `cdk.json` context under
+ * `environments`, the one to deploy is chosen with `-c env=<name>`, and both are validated here
+ * with zod at synth time so a typo fails before anything reaches CloudFormation.
+ */
+import { z } from "zod";
+
+/** API Gateway's hard integration timeout for REST APIs (seconds). */
+export const API_GATEWAY_INTEGRATION_LIMIT_S = 29;
+
+/**
+ * Time the fetch handler needs after the origin fetch has given up: HTML → Markdown conversion,
+ * the snapshot write to DynamoDB and the response. The Lambda timeout must leave at least this
+ * much on top of `WEBGATE_FETCH_TIMEOUT_MS`.
+ */
+export const FETCH_POST_PROCESSING_BUDGET_MS = 3_000;
+
+/** Log retention values CloudWatch Logs accepts (days). */
+const RETENTION_DAYS = [1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, 731, 1096, 1827, 2192, 2557, 2922, 3288, 3653] as const;
+
+const retention = z
+  .number()
+  .int()
+  .refine((d) => (RETENTION_DAYS as readonly number[]).includes(d), {
+    message: `must be one of ${RETENTION_DAYS.join(", ")}`,
+  });
+
+const domainList = z.array(z.string().trim().min(1).regex(/^[A-Za-z0-9.*-]+$/, "must be a host name or *.suffix")).default([]);
+
+const functionSettings = z.strictObject({
+  memoryMb: z.number().int().min(128).max(10_240),
+  timeoutS: z.number().int().min(1).max(API_GATEWAY_INTEGRATION_LIMIT_S - 1),
+  reservedConcurrency: z.number().int().min(1).max(1_000),
+});
+
+/** The settings of one environment, as written in `cdk.json` context. */
+export const environmentSettingsSchema = z
+  .strictObject({
+    /** A /16 to /20 private IPv4 range for the VPC. */
+    vpcCidr: z.string().regex(/^(10|172|192)\.\d{1,3}\.\d{1,3}\.\d{1,3}\/(1[6-9]|20)$/, "must be a private IPv4 CIDR from /16 to /20"),
+    /** NAT gateways: 1 (cheaper, one AZ's NAT is a single point of failure) or 2 (one per AZ). */
+    natGateways: z.number().int().min(1).max(2),
+    /** Keep the page table when the stack is deleted (prod) or delete it with the stack (dev). */
+    retainData: z.boolean(),
+    logRetentionDays: retention,
+    fetch: functionSettings.extend({
+      fetchTimeoutMs: z.number().int().min(1_000).max(120_000),
+      maxResponseBytes: z.number().int().min(1_024).max(52_428_800),
+      maxRedirects: z.number().int().min(0).max(20),
+      cacheTtlS: z.number().int().min(60).max(604_800),
+      allowedDomains: domainList,
+      blockedDomains: domainList,
+    }),
+    search: functionSettings.extend({
+      provider: z.enum(["brave", "tavily", "searxng"]).optional(),
+      searxngUrl: z.url({ protocol: /^https$/ }).optional(),
+    }),
+    api: z.strictObject({
+      /** Usage plan (per API key): steady requests per second, burst, quota per period. */
+      rateLimit: z.number().positive(),
+      burstLimit: z.number().int().positive(),
+      quotaLimit: z.number().int().positive(),
+      quotaPeriod: z.enum(["DAY", "WEEK", "MONTH"]),
+      /** Stage throttling for all callers together. */
+      stageRateLimit: z.number().positive(),
+      stageBurstLimit: z.number().int().positive(),
+    }),
+    alarms: z.strictObject({
+      /** Alarm when this percentage of API requests in 5 minutes end in a 5xx. */
+      serverErrorRatePercent: z.number().positive().max(100),
+      /** An existing SNS topic to notify on alarm and on recovery (e.g. the on-call pager). */
+      topicArn: z.string().regex(/^arn:aws[a-z-]*:sns:[a-z0-9-]+:\d{12}:[A-Za-z0-9_-]{1,256}$/, "must be an SNS topic ARN").optional(),
+    }),
+  })
+  .superRefine((s, ctx) => {
+    // The fetch must give up early enough that conversion and the store write still fit in the
+    // Lambda timeout, which itself sits under API Gateway's 29 s integration limit.
+    if (s.fetch.fetchTimeoutMs + FETCH_POST_PROCESSING_BUDGET_MS > s.fetch.timeoutS * 1_000) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["fetch", "fetchTimeoutMs"],
+        message: `fetchTimeoutMs + ${FETCH_POST_PROCESSING_BUDGET_MS} ms of post-processing must fit in fetch.timeoutS (${s.fetch.timeoutS} s)`,
+      });
+    }
+    if (s.search.provider === "searxng" && s.search.searxngUrl === undefined) {
+      ctx.addIssue({ code: "custom", path: ["search", "searxngUrl"], message: "is required when provider is searxng" });
+    }
+    if (s.api.burstLimit > s.api.stageBurstLimit || s.api.rateLimit > s.api.stageRateLimit) {
+      ctx.addIssue({ code: "custom", path: ["api"], message: "a usage plan's rate and burst cannot exceed the stage's" });
+    }
+  });
+
+export type EnvironmentSettings = z.infer<typeof environmentSettingsSchema>;
+
+/** An environment chosen for this synth: its name and validated settings. */
+export interface WebgateEnvironment {
+  name: string;
+  settings: EnvironmentSettings;
+}
+
+/** Thrown at synth when `-c env=…` is missing or unknown, or its settings are invalid. */
+export class EnvironmentError extends Error {
+  override readonly name = "EnvironmentError";
+}
+
+const envName = z.string().regex(/^[a-z][a-z0-9-]{1,15}$/, "environment names are lower-case letters, digits and dashes");
+
+/**
+ * Picks and validates the environment to synthesize.
+ *
+ * @param selected the value of the `env` context (`-c env=dev`)
+ * @param environments the `environments` context object from `cdk.json`
+ * @throws {EnvironmentError} listing every problem: no `env`, an unknown name, or invalid settings
+ */
+export function resolveEnvironment(selected: unknown, environments: unknown): WebgateEnvironment {
+  const table = z.record(envName, z.unknown()).safeParse(environments);
+  if (!table.success) {
+    throw new EnvironmentError(
+      `cdk.json context "environments" must map environment names to settings: ${table.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`,
+    );
+  }
+  const known = Object.keys(table.data);
+  if (typeof selected !== "string" || selected.trim() === "") {
+    throw new EnvironmentError(`No environment selected: pass -c env=<name> (one of: ${known.join(", ")})`);
+  }
+  const raw = table.data[selected];
+  if (raw === undefined) {
+    throw new EnvironmentError(`Unknown environment "${selected}": expected one of ${known.join(", ")}`);
+  }
+  const parsed = environmentSettingsSchema.safeParse(raw);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `environments.${selected}.${i.path.join(".")}: ${i.message}`);
+    throw new EnvironmentError(`Invalid settings for environment "${selected}":\n- ${problems.join("\n- ")}`);
+  }
+  return { name: selected, settings: parsed.data };
+}

@@ -1,0 +1,186 @@
+/**
+ * The guarded GET for caller-supplied URLs: every hop is checked by the URL policy, its host
+ * name resolved once and every answer checked by the address policy, and the connection goes to
+ * exactly the checked addresses. Redirects are followed by hand, at most `maxRedirects` hops,
+ * each hop re-checked from scratch (scheme changes included, CVE-2023-28155).
+ *
+ * Requests carry a fixed set of headers: no cookies, no Authorization, nothing the caller chose,
+ * and no proxy from the environment (the dialer connects directly).
+ */
+import { WebgateError, isWebgateError } from "../errors";
+import { bareHostname } from "../http/http-client";
+import type { HttpClient, Resolver } from "../http/types";
+import { resolveChecked } from "./guarded-lookup";
+import { resolvePolicy, type GuardPolicy } from "./policy";
+import { checkUrl } from "./url-policy";
+
+export const WEBGATE_USER_AGENT = "webgate/0.1 (guarded web reader for AI agents)";
+
+/** The only request headers webgate sends to an origin. */
+export const ORIGIN_REQUEST_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+  "User-Agent": WEBGATE_USER_AGENT,
+  Accept:
+    "text/html,application/xhtml+xml;q=0.9,text/markdown;q=0.9,text/plain;q=0.8,application/json;q=0.7,application/xml;q=0.7,text/xml;q=0.7",
+  "Accept-Encoding": "gzip, deflate, br",
+});
+
+export interface GuardLimits {
+  /** The whole exchange, all hops, DNS and body included. */
+  timeoutMs: number;
+  /** Each DNS lookup, TCP connect and TLS handshake. */
+  connectTimeoutMs: number;
+  /** Response body, as declared and as counted after decompression. */
+  maxBytes: number;
+  /** Redirects followed; one more is `too_many_redirects`. */
+  maxRedirects: number;
+}
+
+export const DEFAULT_GUARD_LIMITS: GuardLimits = {
+  timeoutMs: 30_000,
+  connectTimeoutMs: 5_000,
+  maxBytes: 5_242_880,
+  maxRedirects: 5,
+};
+
+export interface RedirectHop {
+  /** The URL that answered with a redirect. */
+  url: string;
+  status: number;
+  /** Where it pointed, resolved against `url` (before the URL policy normalized it). */
+  location: string;
+}
+
+export interface GuardedResponse {
+  /** The requested URL after the URL policy normalized it. */
+  url: string;
+  finalUrl: string;
+  redirects: RedirectHop[];
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+  /** Wall time of the whole exchange, all hops. */
+  elapsedMs: number;
+}
+
+export interface GuardedClient {
+  get(input: string, options?: { signal?: AbortSignal }): Promise<GuardedResponse>;
+}
+
+export interface GuardedClientDeps {
+  http: HttpClient;
+  resolver: Resolver;
+  policy?: Partial<GuardPolicy>;
+  limits?: Partial<GuardLimits>;
+}
+
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+
+export function createGuardedClient(deps: GuardedClientDeps): GuardedClient {
+  const policy = resolvePolicy(deps.policy);
+  const limits: GuardLimits = { ...DEFAULT_GUARD_LIMITS, ...deps.limits };
+  return {
+    async get(input, options = {}) {
+      const started = performance.now();
+      let url = checkUrl(input, policy);
+      const requested = url.href;
+      const deadline = AbortSignal.timeout(limits.timeoutMs);
+      const signal = options.signal ? AbortSignal.any([deadline, options.signal]) : deadline;
+      const visited = new Set([url.href]);
+      const redirects: RedirectHop[] = [];
+
+      for (;;) {
+        const host = bareHostname(url);
+        const addresses = await atHop(redirects.length, () =>
+          resolveChecked(host, { resolver: deps.resolver, policy, signal, timeoutMs: limits.connectTimeoutMs }),
+        );
+        const response = await deps.http.request({
+          url,
+          method: "GET",
+          headers: { ...ORIGIN_REQUEST_HEADERS },
+          addresses,
+          signal,
+          connectTimeoutMs: limits.connectTimeoutMs,
+          maxBytes: limits.maxBytes,
+        });
+        if (!REDIRECT_STATUSES.has(response.status)) {
+          return {
+            url: requested,
+            finalUrl: url.href,
+            redirects,
+            status: response.status,
+            headers: response.headers,
+            body: response.body,
+            elapsedMs: Math.round(performance.now() - started),
+          };
+        }
+        const next = nextHop(url, response.status, response.headers.location, redirects, limits.maxRedirects, policy);
+        if (visited.has(next.href)) {
+          throw new WebgateError("too_many_redirects", `Redirect ${redirects.length} leads back to a URL already visited (a redirect loop).`, {
+            details: { redirects: redirects.length },
+          });
+        }
+        visited.add(next.href);
+        url = next;
+      }
+    },
+  };
+}
+
+function nextHop(
+  current: URL,
+  status: number,
+  location: string | undefined,
+  redirects: RedirectHop[],
+  maxRedirects: number,
+  policy: GuardPolicy,
+): URL {
+  if (location === undefined || location.trim() === "") {
+    throw new WebgateError("redirect_without_location", `The origin answered ${status} without a Location header.`, {
+      details: { upstream_status: status },
+    });
+  }
+  let target: URL;
+  try {
+    // Resolved against the current URL with WHATWG rules, so "//host", "/\\host" and
+    // "http:host" mean what a browser would make of them, before anything is checked.
+    target = new URL(location, current);
+  } catch (error) {
+    throw new WebgateError("url_not_allowed", `Redirect ${redirects.length + 1} has a Location that is not a valid URL.`, { cause: error });
+  }
+  redirects.push({ url: current.href, status, location: target.href });
+  if (redirects.length > maxRedirects) {
+    throw new WebgateError("too_many_redirects", `The origin redirected more than ${maxRedirects} times.`, {
+      details: { redirects: redirects.length, limit: maxRedirects },
+    });
+  }
+  return atHopSync(redirects.length, () => checkUrl(target.href, policy));
+}
+
+/**
+ * Runs a check for redirect hop `hop` (0 is the requested URL). A refusal keeps its code; on a
+ * redirect hop its message says which hop was refused, so the caller can tell a refused
+ * redirect from a refused request.
+ */
+async function atHop<T>(hop: number, check: () => Promise<T>): Promise<T> {
+  try {
+    return await check();
+  } catch (error) {
+    throw hopError(hop, error);
+  }
+}
+
+function atHopSync<T>(hop: number, check: () => T): T {
+  try {
+    return check();
+  } catch (error) {
+    throw hopError(hop, error);
+  }
+}
+
+function hopError(hop: number, error: unknown): unknown {
+  if (hop === 0 || !isWebgateError(error) || error.code === "upstream_timeout") return error;
+  return new WebgateError(error.code, `Redirect ${hop} refused: ${error.message}`, {
+    cause: error,
+    details: { ...error.details, redirect: hop },
+  });
+}

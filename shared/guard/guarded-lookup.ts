@@ -1,0 +1,143 @@
+/**
+ * The guarded lookup: resolve a host name once, check every answer, hand back the checked
+ * addresses. The dialer connects to exactly these addresses and never resolves the name again,
+ * so DNS rebinding between check and connect has nothing to work with.
+ */
+import { lookup } from "node:dns/promises";
+import type { LookupAddress } from "node:dns";
+import { WebgateError } from "../errors";
+import type { Resolver } from "../http/types";
+import { ADDRESS_REFUSAL_DESCRIPTIONS, canonicalAddress, classifyAddress } from "./address-policy";
+import type { GuardPolicy } from "./policy";
+
+export interface ResolveCheckedDeps {
+  resolver: Resolver;
+  policy: GuardPolicy;
+  /** The whole request's deadline; when it aborts the request fails with `upstream_timeout`. */
+  signal: AbortSignal;
+  /** Limit on the lookup alone; past it the lookup fails with `dns_failed`. */
+  timeoutMs: number;
+}
+
+/**
+ * Resolves `hostname` once and returns its addresses in answer order, each checked by
+ * {@link classifyAddress} and written in its canonical spelling (see canonicalAddress).
+ * An IP literal (`1.2.3.4`, `2001:db8::1` or `[2001:db8::1]`) is checked without DNS.
+ *
+ * @throws WebgateError `dns_failed` (resolver error, empty answer, an answer that is not an IP
+ *   address, or a lookup longer than `timeoutMs`), `address_not_allowed` (any answer outside
+ *   public unicast: one bad answer refuses them all), `url_not_allowed` (brackets around
+ *   something that is not an IPv6 address), `upstream_timeout` (`signal` aborted).
+ *   No message contains an address.
+ */
+export async function resolveChecked(hostname: string, deps: ResolveCheckedDeps): Promise<string[]> {
+  if (deps.signal.aborted) throw deadlineExceeded();
+  const bracketed = hostname.startsWith("[") && hostname.endsWith("]");
+  const literal = bracketed ? hostname.slice(1, -1) : hostname;
+  const literalCanonical = canonicalAddress(literal);
+  if (bracketed && literalCanonical === undefined) {
+    throw new WebgateError("url_not_allowed", "The URL's host is not a valid IPv6 address.");
+  }
+  if (literalCanonical !== undefined) {
+    const verdict = classifyAddress(literal, deps.policy);
+    if (verdict !== "ok") throw refused(`The URL's host is ${ADDRESS_REFUSAL_DESCRIPTIONS[verdict]}.`, verdict);
+    return [literalCanonical];
+  }
+
+  const answers = await lookupWithin(hostname, deps);
+  if (answers.length === 0) throw new WebgateError("dns_failed", "The host name has no addresses.");
+  const checked: string[] = [];
+  for (const answer of answers) {
+    const canonical = canonicalAddress(answer);
+    if (canonical === undefined) {
+      throw new WebgateError("dns_failed", "The host name's DNS answer is not an IP address.");
+    }
+    const verdict = classifyAddress(answer, deps.policy);
+    if (verdict !== "ok") {
+      throw refused(`The host name resolves to ${ADDRESS_REFUSAL_DESCRIPTIONS[verdict]}.`, verdict);
+    }
+    checked.push(canonical);
+  }
+  return checked;
+}
+
+function refused(message: string, reason: string): WebgateError {
+  return new WebgateError("address_not_allowed", message, { details: { reason } });
+}
+
+function deadlineExceeded(): WebgateError {
+  return new WebgateError("upstream_timeout", "The request took longer than its time limit.");
+}
+
+type LookupOutcome = { kind: "answer"; addresses: string[] } | { kind: "error"; cause: unknown } | { kind: "stopped" };
+
+// One resolver call, raced against the lookup timeout and the request's deadline. The resolver
+// gets a signal that aborts on either, so a resolver that can stop early does; one that cannot
+// is abandoned. The deadline is checked after the race whatever won it, so an abort that lands
+// while a resolver that ignores its signal is answering still fails the request.
+async function lookupWithin(hostname: string, deps: ResolveCheckedDeps): Promise<string[]> {
+  const inner = new AbortController();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let onAbort: (() => void) | undefined;
+  const stopped = new Promise<LookupOutcome>((resolve) => {
+    onAbort = () => resolve({ kind: "stopped" });
+    timer = setTimeout(onAbort, deps.timeoutMs);
+    deps.signal.addEventListener("abort", onAbort, { once: true });
+  });
+  // A resolver that throws instead of rejecting is still a failed lookup, not a crash.
+  const answered = new Promise<string[]>((resolve) => resolve(deps.resolver.resolve(hostname, inner.signal))).then(
+    (addresses): LookupOutcome => ({ kind: "answer", addresses }),
+    (cause: unknown): LookupOutcome => ({ kind: "error", cause }),
+  );
+  // Neither promise rejects, so the clean-up below always runs.
+  const outcome = await Promise.race([answered, stopped]);
+  clearTimeout(timer);
+  deps.signal.removeEventListener("abort", onAbort as () => void);
+  inner.abort();
+  if (deps.signal.aborted) throw deadlineExceeded();
+  if (outcome.kind === "stopped") {
+    throw new WebgateError("dns_failed", `The DNS lookup took longer than ${deps.timeoutMs} ms.`);
+  }
+  if (outcome.kind === "error") {
+    throw new WebgateError("dns_failed", "The host name could not be resolved.", { cause: outcome.cause });
+  }
+  return outcome.addresses;
+}
+
+type LookupAll = (hostname: string, options: { all: true; order: "verbatim" }) => Promise<LookupAddress[]>;
+
+/**
+ * A {@link Resolver} over a lookup function shaped like `node:dns/promises` `lookup` with
+ * `{ all: true }`. Exported for tests; production code uses {@link systemResolver}.
+ * Rejects with `dns_failed` when the lookup fails and `upstream_timeout` when `signal` aborts
+ * (getaddrinfo cannot be cancelled, so the lookup is abandoned, not stopped).
+ */
+export function createLookupResolver(lookupAll: LookupAll): Resolver {
+  return {
+    async resolve(hostname: string, signal: AbortSignal): Promise<string[]> {
+      if (signal.aborted) throw deadlineExceeded();
+      let onAbort: (() => void) | undefined;
+      const aborted = new Promise<never>((_, reject) => {
+        onAbort = () => reject(deadlineExceeded());
+        signal.addEventListener("abort", onAbort, { once: true });
+      });
+      const found = new Promise<LookupAddress[]>((resolve) => resolve(lookupAll(hostname, { all: true, order: "verbatim" }))).then(
+        (records) => records.map((record) => record.address),
+        (cause: unknown) => {
+          throw new WebgateError("dns_failed", "The host name could not be resolved.", { cause });
+        },
+      );
+      try {
+        return await Promise.race([found, aborted]);
+      } finally {
+        signal.removeEventListener("abort", onAbort as () => void);
+      }
+    },
+  };
+}
+
+/**
+ * The system resolver: `getaddrinfo` through `node:dns/promises` `lookup`, A and AAAA together
+ * (`all: true`), in the order the resolver gave them (`order: "verbatim"`, Node ≥ 20.13 and 22).
+ */
+export const systemResolver: Resolver = createLookupResolver(lookup);

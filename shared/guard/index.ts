@@ -1,0 +1,13 @@
+/**
+ * The guard library: every request webgate makes to a caller-supplied URL goes through it.
+ * See docs/security-model.md for what is refused and why.
+ */
+export { checkUrl } from "./url-policy";
+export { classifyAddress, ADDRESS_REFUSALS, ADDRESS_REFUSAL_DESCRIPTIONS } from "./address-policy";
+export type { AddressClass, AddressRefusal } from "./address-policy";
+export { resolveChecked, systemResolver } from "./guarded-lookup";
+export type { ResolveCheckedDeps } from "./guarded-lookup";
+export { DEFAULT_GUARD_POLICY, resolvePolicy } from "./policy";
+export type { GuardPolicy } from "./policy";
+export { createGuardedClient, DEFAULT_GUARD_LIMITS, ORIGIN_REQUEST_HEADERS, WEBGATE_USER_AGENT } from "./guarded-get";
+export type { GuardLimits, GuardedClient, GuardedClientDeps, GuardedResponse, RedirectHop } from "./guarded-get";

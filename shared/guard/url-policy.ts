@@ -1,0 +1,137 @@
+/**
+ * URL policy: the checks that need no DNS. Runs on the caller's URL and again on every redirect
+ * hop (the redirecting client calls {@link checkUrl} per hop), so a scheme change, a new host or
+ * a new port is judged the same way each time.
+ */
+import { WebgateError } from "../errors";
+import { ADDRESS_REFUSAL_DESCRIPTIONS, classifyAddress, isLoopbackAddress } from "./address-policy";
+import type { GuardPolicy } from "./policy";
+import { matchesDomain, resolvePolicy } from "./policy";
+
+// What WHATWG leaves in a host name after IDNA: we accept only what DNS host names use.
+const HOST_NAME_CHARS = /^[a-z0-9_.-]+$/;
+// WHATWG serializes every IPv4 host as four decimal parts; a name can never look like this.
+const IPV4_HOST = /^\d+\.\d+\.\d+\.\d+$/;
+
+/**
+ * Checks and normalizes a caller-supplied URL without touching the network.
+ *
+ * Returns a new URL that is safe to resolve: `https:` (or `http:` for a loopback target under
+ * the dev switch), no fragment, no credentials, host name without its trailing dot, port either
+ * the scheme's default or one from `allowedPorts`. An IP-literal host has already been through
+ * {@link classifyAddress}; a host name still has to go through the guarded lookup.
+ *
+ * @throws WebgateError `url_not_allowed` (not a valid absolute URL, scheme, credentials, port,
+ *   length), `host_not_allowed` (refused names, deny list, not on the allow list) or
+ *   `address_not_allowed` (an IP literal outside public unicast). Messages name the rule, never
+ *   the address.
+ * @throws ConfigError when `policy` itself is invalid (see resolvePolicy).
+ */
+export function checkUrl(input: string, policy?: Partial<GuardPolicy>): URL {
+  const resolved = resolvePolicy(policy);
+  // Plain JavaScript callers (and parsed JSON) can hand over anything; refuse it as malformed.
+  if (typeof input !== "string") throw new WebgateError("url_not_allowed", "The URL must be a string.");
+  // Checked before parsing so a huge input costs nothing.
+  if (input.length > resolved.maxUrlLength) throw tooLong(resolved.maxUrlLength);
+  let url: URL;
+  try {
+    url = new URL(input);
+  } catch (cause) {
+    throw new WebgateError("url_not_allowed", "The URL is not a valid absolute URL.", { cause });
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new WebgateError("url_not_allowed", "Only http and https URLs are allowed.");
+  }
+  // WHATWG drops an empty userinfo ("http://@host/"), so the URL object cannot show it: look at
+  // the raw authority instead. Any "@" there means a user name or password was written.
+  if (rawAuthority(input).includes("@")) {
+    throw new WebgateError("url_not_allowed", "The URL must not contain a user name or password.");
+  }
+
+  let listHost: string;
+  let loopbackTarget: boolean;
+  const host = url.hostname;
+  if (host.startsWith("[") || IPV4_HOST.test(host)) {
+    const ip = host.startsWith("[") ? host.slice(1, -1) : host;
+    const verdict = classifyAddress(ip, resolved);
+    if (verdict !== "ok") {
+      throw new WebgateError("address_not_allowed", `The URL's host is ${ADDRESS_REFUSAL_DESCRIPTIONS[verdict]}.`, {
+        details: { reason: verdict },
+      });
+    }
+    listHost = ip;
+    loopbackTarget = resolved.allowLocalhost && isLoopbackAddress(ip);
+  } else {
+    // One trailing dot (the DNS root) is ignored, and removed so that TLS SNI, the Host header
+    // and the cache key all see one spelling of the name.
+    const name = host.endsWith(".") ? host.slice(0, -1) : host;
+    loopbackTarget = resolved.allowLocalhost && name === "localhost";
+    if (!loopbackTarget) refuseName(name);
+    if (name !== host) url.hostname = name;
+    listHost = name;
+  }
+
+  if (resolved.blockedDomains.some((entry) => matchesDomain(listHost, entry))) {
+    throw new WebgateError("host_not_allowed", "The URL's host is on the blocked domain list.");
+  }
+  // An allow list admits only names on it (so never an IP literal), except the loopback
+  // targets the dev switch lets through.
+  if (resolved.allowedDomains.length > 0 && !loopbackTarget && !resolved.allowedDomains.some((entry) => matchesDomain(listHost, entry))) {
+    throw new WebgateError("host_not_allowed", "The URL's host is not on the allowed domain list.");
+  }
+  // WHATWG has already removed a port equal to the scheme's default, so "" means the default.
+  if (url.port !== "" && !loopbackTarget && !resolved.allowedPorts.includes(Number(url.port))) {
+    throw new WebgateError("url_not_allowed", `The URL's port is not allowed (allowed: ${resolved.allowedPorts.join(", ")}).`);
+  }
+
+  url.hash = "";
+  // Plain http is upgraded: the page then comes over TLS, verified against the host name. Setting
+  // the protocol also drops a port that is https's default (":443").
+  if (url.protocol === "http:" && !loopbackTarget) url.protocol = "https:";
+  // Percent-encoding can make the normalized URL longer than the input.
+  if (url.href.length > resolved.maxUrlLength) throw tooLong(resolved.maxUrlLength);
+  return url;
+}
+
+function tooLong(max: number): WebgateError {
+  return new WebgateError("url_not_allowed", `The URL is longer than ${max} characters.`);
+}
+
+/**
+ * The authority of an http(s) URL as WHATWG reads it: after stripping leading/trailing C0
+ * controls and spaces and every tab or newline, it starts after "scheme:" and any run of "/" or
+ * "\", and ends at the first "/", "\", "?" or "#".
+ */
+function rawAuthority(input: string): string {
+  // eslint-disable-next-line no-control-regex -- the WHATWG preprocessing is defined on C0 controls
+  const stripped = input.replace(/^[\u0000-\u0020]+|[\u0000-\u0020]+$/g, "").replace(/[\t\n\r]/g, "");
+  const rest = stripped.slice(stripped.indexOf(":") + 1).replace(/^[/\\]+/, "");
+  const end = rest.search(/[/\\?#]/);
+  return end === -1 ? rest : rest.slice(0, end);
+}
+
+/** Host-name rules; `name` has no trailing dot. */
+function refuseName(name: string): void {
+  const labels = name.split(".");
+  if (labels.includes("")) {
+    throw new WebgateError("host_not_allowed", "The URL's host name has an empty label.");
+  }
+  if (name === "localhost" || name.endsWith(".localhost")) {
+    // RFC 6761 §6.3: localhost and every name below it mean this machine.
+    throw new WebgateError("host_not_allowed", "The URL's host is localhost (RFC 6761).");
+  }
+  if (name.endsWith(".local")) {
+    throw new WebgateError("host_not_allowed", "The URL's host is a multicast DNS .local name (RFC 6762).");
+  }
+  if (name.endsWith(".internal")) {
+    // Private-use TLD (ICANN 2024) used by cloud internal DNS, e.g. metadata.google.internal.
+    throw new WebgateError("host_not_allowed", "The URL's host is an .internal name, reserved for private networks.");
+  }
+  if (labels.length === 1) {
+    // A bare name goes through the resolver's search domains: metadata, intranet, wpad.
+    throw new WebgateError("host_not_allowed", "The URL's host is a single-label name.");
+  }
+  if (!HOST_NAME_CHARS.test(name)) {
+    throw new WebgateError("host_not_allowed", "The URL's host name has characters that host names do not use.");
+  }
+}
