@@ -55,10 +55,14 @@ export function htmlToMarkdown(html: string, options: HtmlToMarkdownOptions): Ma
   return convertFullPage(html, options.baseUrl);
 }
 
-function convertFullPage(html: string, baseUrl: string): MarkdownResult {
+/**
+ * The whole-page conversion. `copyTree` makes turndown deep-copy the tree as it does by default
+ * (only the test that proves the copy unnecessary sets it).
+ */
+export function convertFullPage(html: string, baseUrl: string, copyTree = false): MarkdownResult {
   const doc = parseLightDocument(html);
   const service = createTurndownService(effectiveBase(baseUrl, doc.baseHref));
-  return { markdown: finish(turndownSingleUse(service, doc.body)), title: cleanTitle(doc.title), extractor: "full" };
+  return { markdown: finish(turndownSingleUse(service, doc.body, copyTree)), title: cleanTitle(doc.title), extractor: "full" };
 }
 
 /**
@@ -83,7 +87,11 @@ export function parseDomDocument(html: string): DomDocument {
   return (parseHTML(html) as unknown as { document: DomDocument }).document;
 }
 
-function convertMainContent(html: string, baseUrl: string): MarkdownResult | null {
+/**
+ * The Readability conversion, or null when it must fall back to the whole page. `copyTree` as in
+ * {@link convertFullPage}.
+ */
+export function convertMainContent(html: string, baseUrl: string, copyTree = false): MarkdownResult | null {
   const document = parseDomDocument(html);
   // Readability's scoring walks ancestors and is quadratic in nesting depth, and turndown recurses:
   // a pathologically deep page goes to the whole-page path, which flattens deep nesting.
@@ -100,7 +108,7 @@ function convertMainContent(html: string, baseUrl: string): MarkdownResult | nul
   if (content === null || content === undefined || pageText === 0) return null;
   if (countNonSpace(content.textContent ?? "") < MIN_ARTICLE_SHARE * pageText) return null;
   const service = createTurndownService(base);
-  return { markdown: finish(turndownSingleUse(service, content)), title, extractor: "readability" };
+  return { markdown: finish(turndownSingleUse(service, content, copyTree)), title, extractor: "readability" };
 }
 
 /**

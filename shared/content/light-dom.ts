@@ -26,6 +26,9 @@ export const MAX_DEPTH = 400;
 
 const VOID_TAGS = new Set(["area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr", "param", "keygen", "command"]);
 
+/** Tags that may appear before the body without starting it. */
+const HEAD_PHASE_TAGS = new Set(["html", "head", "title", "meta", "link", "base", "style", "script", "noscript", "template"]);
+
 export type LightNode = LightElement | LightText;
 
 abstract class LightBase {
@@ -271,6 +274,10 @@ export function parseLightDocument(html: string): LightDocument {
   let title: string | null = null;
   let inTitle = false;
   let baseHref: string | null = null;
+  // HTML5 tree construction keeps whitespace before the body starts out of the body ("before
+  // head", "in head", "after head" modes); the body starts at <body>, at the first element that
+  // does not belong in <head>, or at the first non-whitespace text.
+  let bodyStarted = false;
 
   const parser = new Parser(
     {
@@ -280,6 +287,7 @@ export function parseLightDocument(html: string): LightDocument {
           stack.push(null);
           return;
         }
+        if (!bodyStarted && !HEAD_PHASE_TAGS.has(name)) bodyStarted = true;
         if (PRUNED_TAGS.has(name)) {
           pruneDepth = 1;
           stack.push(null);
@@ -307,6 +315,11 @@ export function parseLightDocument(html: string): LightDocument {
         if (pruneDepth > 0) {
           if (inTitle) title += text;
           return;
+        }
+        if (!bodyStarted) {
+          text = text.replace(/^[\t\n\f\r ]+/, "");
+          if (text === "") return;
+          bodyStarted = true;
         }
         // htmlparser2 may deliver one text run in several pieces (around entities): keep one node.
         const last = current.lastChild;

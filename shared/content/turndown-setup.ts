@@ -1,5 +1,5 @@
 import TurndownService from "turndown";
-import { strikethrough, tables, taskListItems } from "@joplin/turndown-plugin-gfm";
+import { gfm } from "@joplin/turndown-plugin-gfm";
 
 /** webgate's turndown options: ATX headings, fenced code blocks, `-` bullets, inline links. */
 export const TURNDOWN_OPTIONS: TurndownService.Options = {
@@ -76,7 +76,7 @@ function asRuleNode(node: unknown): RuleNode {
 
 /**
  * Builds webgate's turndown service: {@link TURNDOWN_OPTIONS} (overridable, for the corpus
- * comparison), GFM tables, strikethrough and task lists from `@joplin/turndown-plugin-gfm`, and
+ * comparison), GFM tables, strikethrough, task lists and highlighted code blocks from `@joplin/turndown-plugin-gfm`, and
  * rules that
  * - resolve link and image references against `baseUrl` (the final URL or `<base href>`);
  * - drop `data:` images and images without `src`;
@@ -86,7 +86,7 @@ function asRuleNode(node: unknown): RuleNode {
  */
 export function createTurndownService(baseUrl: string | null, overrides: TurndownService.Options = {}): TurndownService {
   const service = new TurndownService({ ...TURNDOWN_OPTIONS, ...overrides });
-  service.use([strikethrough, tables, taskListItems]);
+  service.use(gfm);
 
   service.addRule("webgateTableAsText", {
     filter: (node) => {
