@@ -1,7 +1,7 @@
 import { Readability } from "@mozilla/readability";
 import { parseHTML } from "linkedom";
 import type TurndownService from "turndown";
-import { type LightElement, MAX_DEPTH, PRUNED_TAGS, parseLightDocument } from "./light-dom";
+import { LightElement, LightText, MAX_DEPTH, PRUNED_TAGS, parseLightDocument } from "./light-dom";
 import { neutralizeBoundaryMarkers } from "./neutralize";
 import { createTurndownService } from "./turndown-setup";
 
@@ -30,8 +30,8 @@ export interface HtmlToMarkdownOptions {
  */
 export const MIN_ARTICLE_SHARE = 0.1;
 
-/** The pruned tags as a CSS selector list, for the linkedom path. */
-const PRUNE_SELECTOR = [...PRUNED_TAGS].filter((t) => t !== "title" && t !== "base").join(",");
+/** Pruned in the linkedom DOM: all of PRUNED_TAGS but `<title>`/`<base>`, which are read first. */
+const DOM_PRUNED = new Set([...PRUNED_TAGS].filter((t) => t !== "title" && t !== "base"));
 
 /**
  * Converts an HTML document to Markdown.
@@ -70,9 +70,18 @@ export function convertFullPage(html: string, baseUrl: string, copyTree = false)
  * linkedom's and Readability's DOM types are narrowed to this surface here.
  */
 interface DomElement extends DepthNode {
+  nodeType: number;
+  localName: string;
+  childNodes: ArrayLike<DomElement | DomText>;
+  attributes: ArrayLike<{ name: string; value: string }>;
   textContent: string | null;
   getAttribute(name: string): string | null;
   remove(): void;
+}
+
+interface DomText {
+  nodeType: number;
+  data: string;
 }
 
 interface DomDocument {
@@ -88,10 +97,12 @@ export function parseDomDocument(html: string): DomDocument {
 }
 
 /**
- * The Readability conversion, or null when it must fall back to the whole page. `copyTree` as in
- * {@link convertFullPage}.
+ * The Readability conversion, or null when it must fall back to the whole page. The article is
+ * copied into a light tree (cached textContent, no event-target machinery) before turndown walks
+ * it; `reference` converts the linkedom article directly instead
+ * (only the test that proves both give the same Markdown sets it).
  */
-export function convertMainContent(html: string, baseUrl: string, copyTree = false): MarkdownResult | null {
+export function convertMainContent(html: string, baseUrl: string, reference = false): MarkdownResult | null {
   const document = parseDomDocument(html);
   // Readability's scoring walks ancestors and is quadratic in nesting depth, and turndown recurses:
   // a pathologically deep page goes to the whole-page path, which flattens deep nesting.
@@ -100,7 +111,7 @@ export function convertMainContent(html: string, baseUrl: string, copyTree = fal
   const base = effectiveBase(baseUrl, document.querySelector("base[href]")?.getAttribute("href") ?? null);
   // Pruning before Readability both speeds it up (a smaller tree to score) and keeps navigation,
   // forms and asides from being chosen as the article.
-  for (const el of document.querySelectorAll(PRUNE_SELECTOR)) el.remove();
+  if (document.documentElement !== null) pruneDom(document.documentElement);
 
   const pageText = countNonSpace(document.documentElement?.textContent ?? "");
   const article = new Readability<DomElement>(document, { serializer: (node: unknown) => node as DomElement }).parse();
@@ -108,7 +119,7 @@ export function convertMainContent(html: string, baseUrl: string, copyTree = fal
   if (content === null || content === undefined || pageText === 0) return null;
   if (countNonSpace(content.textContent ?? "") < MIN_ARTICLE_SHARE * pageText) return null;
   const service = createTurndownService(base);
-  return { markdown: finish(turndownSingleUse(service, content, copyTree)), title, extractor: "readability" };
+  return { markdown: finish((reference ? turndownSingleUse(service, withTableRows(content)) : turndownSingleUse(service, toLightTree(content)))), title, extractor: "readability" };
 }
 
 /**
@@ -136,6 +147,66 @@ export function effectiveBase(baseUrl: string, baseHref: string | null): string 
   } catch {
     return fallback;
   }
+}
+
+/**
+ * Removes the pruned elements with one walk over the element tree (a CSS selector list in
+ * linkedom matches every selector against every element, several times slower).
+ */
+function pruneDom(root: DomElement): void {
+  const stack: DomElement[] = [root];
+  while (stack.length > 0) {
+    const el = stack.pop()!;
+    const children = Array.from(el.children as ArrayLike<DomElement>);
+    for (const child of children) {
+      if (DOM_PRUNED.has(child.localName)) child.remove();
+      else stack.push(child);
+    }
+  }
+}
+
+/**
+ * linkedom has no HTMLTableElement.rows, without which the GFM plugin flattens every table; the
+ * light tree has it. The reference path adds it so that the two differ only in speed.
+ */
+function withTableRows(root: DomElement): DomElement {
+  const tables = (root as unknown as { querySelectorAll(s: string): Iterable<DomElement> }).querySelectorAll("table");
+  for (const table of tables) {
+    Object.defineProperty(table, "rows", {
+      configurable: true,
+      get: () => Array.from(table.children as ArrayLike<DomElement>).flatMap((c) => (c.localName === "tr" ? [c] : ["thead", "tbody", "tfoot"].includes(c.localName) ? Array.from(c.children as ArrayLike<DomElement>).filter((r) => r.localName === "tr") : [])),
+    });
+  }
+  return root;
+}
+
+/** Copies a linkedom subtree (elements and text; comments dropped) into a light tree. */
+function toLightTree(root: DomElement): LightElement {
+  const copyAttributes = (el: DomElement) => {
+    const attrs: Record<string, string> = {};
+    for (let i = 0; i < el.attributes.length; i++) {
+      const a = el.attributes[i]!;
+      attrs[a.name] = a.value;
+    }
+    return attrs;
+  };
+  const top = new LightElement(root.localName, copyAttributes(root));
+  const stack: [DomElement, LightElement][] = [[root, top]];
+  while (stack.length > 0) {
+    const [src, dst] = stack.pop()!;
+    const nodes = src.childNodes;
+    for (let i = 0; i < nodes.length; i++) {
+      const node = nodes[i]!;
+      if (node.nodeType === 3) dst.appendChild(new LightText((node as DomText).data));
+      else if (node.nodeType === 1) {
+        const el = node as DomElement;
+        const copy = new LightElement(el.localName, copyAttributes(el));
+        dst.appendChild(copy);
+        stack.push([el, copy]);
+      }
+    }
+  }
+  return top;
 }
 
 interface DepthNode {

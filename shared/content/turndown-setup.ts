@@ -16,6 +16,9 @@ export const TURNDOWN_OPTIONS: TurndownService.Options = {
 /** Link schemes that run code or carry a payload instead of pointing somewhere: kept as text only. */
 const TEXT_ONLY_SCHEMES = new Set(["javascript:", "vbscript:", "data:"]);
 
+/** A superset of what turndown's escapes match: `\ * ` [ ] _` anywhere, `- + = # ~ >` or a digit at the start. */
+const MAY_NEED_ESCAPE = /[\\*`[\]_]|^[-+=#~>\d]/;
+
 const HAS_SCHEME = /^[a-z][a-z0-9+.-]*:/i;
 
 /**
@@ -86,6 +89,10 @@ function asRuleNode(node: unknown): RuleNode {
  */
 export function createTurndownService(baseUrl: string | null, overrides: TurndownService.Options = {}): TurndownService {
   const service = new TurndownService({ ...TURNDOWN_OPTIONS, ...overrides });
+  // turndown runs 13 regex replacements over every text node. Most text holds none of the
+  // characters they look for; skipping those nodes gives identical output, faster.
+  const escapeAll = service.escape.bind(service);
+  service.escape = (text: string) => (MAY_NEED_ESCAPE.test(text) ? escapeAll(text) : text);
   service.use(gfm);
 
   service.addRule("webgateTableAsText", {

@@ -124,7 +124,7 @@ describe.skipIf(!present)("corpus: readability pages", () => {
     expect((converted.length - differing.length) / converted.length).toBeGreaterThanOrEqual(0.95);
   });
 
-  it("skipping turndown's tree copy changes nothing (speed-only change)", () => {
+  it("speed-only changes change nothing: no tree copy, light copy of the article", () => {
     for (const c of converted) {
       expect(convertFullPage(c.html, PAGE_URL, true).markdown, c.page.name).toBe(c.full.markdown);
       if (c.main.extractor === "readability") expect(convertMainContent(c.html, PAGE_URL, true)?.markdown, c.page.name).toBe(c.main.markdown);
