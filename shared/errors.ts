@@ -41,6 +41,8 @@ export const ERROR_TABLE = {
   // Routing (local server and API Gateway shapes).
   not_found: { status: 404, retryable: false, exposeMessage: true },
   method_not_allowed: { status: 405, retryable: false, exposeMessage: true },
+  // API Gateway's stage throttling or usage-plan quota (answered by the gateway itself).
+  rate_limited: { status: 429, retryable: true, exposeMessage: true },
   // Anything unexpected. Its message never leaves the process.
   internal: { status: 500, retryable: true, exposeMessage: false },
 } as const satisfies Record<string, { status: number; retryable: boolean; exposeMessage: boolean }>;

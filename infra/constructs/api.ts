@@ -24,18 +24,19 @@ export const FIELD_LIMITS = {
 } as const;
 
 /**
- * Answers API Gateway gives without calling a function, rewritten to webgate's error shape.
- * `api_key_invalid` and `rate_limited` are gateway-only codes (see docs/deploy.md).
+ * Answers API Gateway gives without calling a function, rewritten to webgate's error shape, each
+ * with a code from shared/errors.ts. A missing or wrong API key keeps API Gateway's own
+ * `403 {"message":"Forbidden"}`: that is the documented contract, and the local server
+ * answers the same.
  */
 export const GATEWAY_ERRORS: ReadonlyArray<{ type: apigw.ResponseType; status: number; code: string; retryable: boolean; message: string }> = [
   { type: apigw.ResponseType.BAD_REQUEST_BODY, status: 400, code: "invalid_request", retryable: false, message: `The request body is not accepted: a field is too long (url at most ${FIELD_LIMITS.url} characters, query at most ${FIELD_LIMITS.query}, snapshot_id at most ${FIELD_LIMITS.snapshotId}) or it has more than ${FIELD_LIMITS.properties} fields.` },
   { type: apigw.ResponseType.BAD_REQUEST_PARAMETERS, status: 400, code: "invalid_request", retryable: false, message: "The query parameter url is required." },
-  { type: apigw.ResponseType.INVALID_API_KEY, status: 403, code: "api_key_invalid", retryable: false, message: "A valid API key is required in the x-api-key header." },
   // REST APIs answer an unknown path or method with 403 MissingAuthenticationToken; say 404.
   { type: apigw.ResponseType.MISSING_AUTHENTICATION_TOKEN, status: 404, code: "not_found", retryable: false, message: "No such route: use POST /fetch, GET /fetch or POST /search." },
   { type: apigw.ResponseType.THROTTLED, status: 429, code: "rate_limited", retryable: true, message: "Too many requests: slow down and retry." },
   { type: apigw.ResponseType.QUOTA_EXCEEDED, status: 429, code: "rate_limited", retryable: false, message: "The API key's quota for this period is used up." },
-  { type: apigw.ResponseType.REQUEST_TOO_LARGE, status: 413, code: "invalid_request", retryable: false, message: "The request is too large." },
+  { type: apigw.ResponseType.REQUEST_TOO_LARGE, status: 400, code: "invalid_request", retryable: false, message: "The request is too large." },
   { type: apigw.ResponseType.INTEGRATION_TIMEOUT, status: 504, code: "upstream_timeout", retryable: true, message: "The request took too long to answer." },
   { type: apigw.ResponseType.DEFAULT_5XX, status: 500, code: "internal", retryable: true, message: "Internal error." },
 ];

@@ -7,8 +7,8 @@ import * as dynamodb from "aws-cdk-lib/aws-dynamodb";
 import * as iam from "aws-cdk-lib/aws-iam";
 import { Construct } from "constructs";
 
-// keep in sync with shared/cache/table.ts PAGE_TABLE
-export const PAGE_TABLE = { partitionKey: "pk", sortKey: "sk", ttlAttribute: "expires_at" } as const;
+import { PAGE_TABLE } from "../../shared/cache/table";
+export { PAGE_TABLE };
 
 /**
  * Item-level actions the page store uses: reads of manifests and chunks (Get/BatchGet/Query),

@@ -39,14 +39,25 @@ export async function startLocalDynamo(options: { port?: number; tableName?: str
     await new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));
   };
   try {
-    const tableName = options.tableName ?? DEFAULTS.tableName;
-    await client.send(new CreateTableCommand(createTableInput(tableName)));
-    await waitForActive(client, tableName);
+    await ensureTable(client, options.tableName ?? DEFAULTS.tableName);
   } catch (error) {
     await close();
     throw error;
   }
   return { endpoint, client, close };
+}
+
+/**
+ * Creates the page table unless it exists (a DynamoDB endpoint named by
+ * `WEBGATE_DYNAMODB_ENDPOINT` may already have it), then waits until it is ACTIVE.
+ */
+export async function ensureTable(client: DynamoDBClient, tableName: string): Promise<void> {
+  try {
+    await client.send(new CreateTableCommand(createTableInput(tableName)));
+  } catch (error) {
+    if (!(error instanceof Error && error.name === "ResourceInUseException")) throw error;
+  }
+  await waitForActive(client, tableName);
 }
 
 async function waitForActive(client: DynamoDBClient, tableName: string): Promise<void> {

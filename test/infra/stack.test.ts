@@ -1,3 +1,4 @@
+import { ERROR_TABLE } from "../../shared/errors";
 import { App, Stack, Validations } from "aws-cdk-lib";
 import * as sns from "aws-cdk-lib/aws-sns";
 import { Match } from "aws-cdk-lib/assertions";
@@ -195,8 +196,16 @@ describe("API", () => {
   it("answers gateway errors in webgate's error shape", () => {
     const responses = Object.fromEntries(resources(dev, "AWS::ApiGateway::GatewayResponse").map((r) => [r.props.ResponseType, r.props]));
     const body = (type: string) => JSON.parse(responses[type].ResponseTemplates["application/json"]) as { error: Record<string, unknown> };
-    expect(responses.INVALID_API_KEY.StatusCode).toBe("403");
-    expect(body("INVALID_API_KEY").error).toEqual({ code: "api_key_invalid", message: expect.any(String), retryable: false, request_id: "$context.requestId" });
+    // A missing or wrong key keeps API Gateway's own 403 {"message":"Forbidden"} (the contract).
+    expect(responses.INVALID_API_KEY).toBeUndefined();
+    expect(body("THROTTLED").error).toEqual({ code: "rate_limited", message: expect.any(String), retryable: true, request_id: "$context.requestId" });
+    for (const type of Object.keys(responses)) {
+      const props = responses[type];
+      const template: { error: { code: keyof typeof ERROR_TABLE } } = JSON.parse(props.ResponseTemplates["application/json"]);
+      const code = template.error.code;
+      // Every gateway code is a code of the error table, with the table's status.
+      expect(ERROR_TABLE[code]?.status, code).toBe(Number(props.StatusCode));
+    }
     expect(body("BAD_REQUEST_BODY").error.code).toBe("invalid_request");
     expect(responses.MISSING_AUTHENTICATION_TOKEN.StatusCode).toBe("404");
     expect(responses.THROTTLED.StatusCode).toBe("429");

@@ -30,7 +30,6 @@ function entryStubs(): string {
 }
 
 /** CloudFormation properties: untyped JSON that the tests walk into freely. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Props = Record<string, any>;
 
 export interface Synthesized {

@@ -1,0 +1,219 @@
+import htmlEncodingSniffer from "html-encoding-sniffer";
+import { decode as decodeWithEncoding, getBOMEncoding, isSupported, labelToName } from "whatwg-encoding";
+import { WebgateError } from "../errors";
+
+/** What the content pipeline does with a body. */
+export type BodyKind = "html" | "xml" | "json" | "text";
+
+/** A response body turned into text. */
+export interface DecodedBody {
+  /** The decoded text, without a byte-order mark. */
+  text: string;
+  /** WHATWG name of the encoding used, e.g. "UTF-8", "Shift_JIS", "windows-1252", "GBK", "UTF-16LE". */
+  charset: string;
+  /** The media type used (lower case, no parameters), sniffed when the header gave none. */
+  mediaType: string;
+  kind: BodyKind;
+}
+
+/**
+ * Share of the decoded characters that may be U+FFFD (replacement) or C0 control characters other
+ * than TAB, LF, FF and CR before the body counts as not text (`decode_failed`). Real text in the
+ * right encoding has next to none; binary data or a wrong encoding has many.
+ */
+export const MAX_GARBAGE_SHARE = 0.1;
+
+const UTF8 = "UTF-8";
+
+/** How many leading bytes the sniffers look at (MIME Sniffing standard: 1,445 bytes). */
+const SNIFF_BYTES = 1445;
+
+/** Media types served as text, and the kind each becomes. Suffixes `+xml`/`+json` are handled apart. */
+const MEDIA_TYPE_KINDS: Readonly<Record<string, BodyKind>> = {
+  "text/html": "html",
+  "application/xhtml+xml": "html",
+  "text/plain": "text",
+  "text/markdown": "text",
+  "text/csv": "text",
+  "text/xml": "xml",
+  "application/xml": "xml",
+  "application/json": "json",
+};
+
+/**
+ * Decodes a response body into text following its `Content-Type` header (or sniffing when the
+ * header is absent or has no media type).
+ *
+ * Charset order, as the HTML standard's encoding sniffing prescribes: a BOM, then the header's
+ * `charset`, then (HTML) the `<meta charset>`/`http-equiv` prescan of the first 1,024 bytes or
+ * (XML) the `<?xml encoding=…?>` declaration, else UTF-8. JSON is UTF-8 unless a BOM says
+ * otherwise. Labels resolve per the WHATWG Encoding standard (`iso-8859-1` → windows-1252);
+ * an unknown label is ignored and the next step decides.
+ *
+ * @throws WebgateError `unsupported_content_type` for a media type outside the supported list or a
+ *   body that sniffs as binary; `decode_failed` when the decoded text is mostly garbage
+ *   (see {@link MAX_GARBAGE_SHARE}).
+ */
+export function decodeBody(body: Uint8Array, contentTypeHeader: string | undefined): DecodedBody {
+  const header = parseContentType(contentTypeHeader);
+  let mediaType = header.mediaType;
+  let kind: BodyKind;
+  if (mediaType === "") {
+    ({ mediaType, kind } = sniffKind(body));
+  } else {
+    const known = kindOfMediaType(mediaType);
+    if (known === null) {
+      throw new WebgateError("unsupported_content_type", `Content type ${mediaType} is not supported.`, {
+        details: { content_type: mediaType },
+      });
+    }
+    kind = known;
+  }
+
+  const charset = chooseCharset(body, kind, header.charset);
+  const text = decodeText(body, charset);
+  assertLooksLikeText(text, mediaType, charset);
+  return { text, charset: getBOMEncoding(body) ?? charset, mediaType, kind };
+}
+
+/**
+ * UTF-8 goes through the platform's WHATWG TextDecoder (native, several times faster than
+ * iconv-lite's and the Encoding standard's own decoder: same output, BOM stripped, U+FFFD for
+ * invalid sequences); every other encoding through whatwg-encoding.
+ */
+const utf8Decoder = new TextDecoder("utf-8");
+
+function decodeText(body: Uint8Array, charset: string): string {
+  return charset === UTF8 && getBOMEncoding(body) !== "UTF-16LE" && getBOMEncoding(body) !== "UTF-16BE" ? utf8Decoder.decode(body) : decodeWithEncoding(body, charset);
+}
+
+/** Splits a Content-Type header into its lower-cased media type and its charset label. */
+export function parseContentType(header: string | undefined): { mediaType: string; charset: string | undefined } {
+  if (header === undefined) return { mediaType: "", charset: undefined };
+  const [typePart = "", ...params] = header.split(";");
+  const mediaType = typePart.trim().toLowerCase();
+  let charset: string | undefined;
+  for (const param of params) {
+    const eq = param.indexOf("=");
+    if (eq < 0) continue;
+    if (param.slice(0, eq).trim().toLowerCase() !== "charset") continue;
+    charset = param.slice(eq + 1).trim().replace(/^"(.*)"$/, "$1");
+    break;
+  }
+  // A value without a slash is no media type (RFC 9110 §8.3.1): treat it as absent and sniff.
+  return { mediaType: /^[^/\s]+\/[^/\s]+$/.test(mediaType) ? mediaType : "", charset };
+}
+
+function kindOfMediaType(mediaType: string): BodyKind | null {
+  const kind = MEDIA_TYPE_KINDS[mediaType];
+  if (kind !== undefined) return kind;
+  if (mediaType.endsWith("+xml")) return "xml";
+  if (mediaType.endsWith("+json")) return "json";
+  return null;
+}
+
+/** A supported WHATWG encoding name for a label, or null (unknown label, or one without a decoder). */
+function resolveLabel(label: string | undefined): string | null {
+  if (label === undefined) return null;
+  const name = labelToName(label);
+  return name !== null && isSupported(name) ? name : null;
+}
+
+function chooseCharset(body: Uint8Array, kind: BodyKind, headerLabel: string | undefined): string {
+  const bom = getBOMEncoding(body);
+  if (bom !== null) return bom;
+  if (kind === "json") return UTF8;
+  const fromHeader = resolveLabel(headerLabel);
+  if (kind === "html") {
+    // The sniffer implements BOM → transport label → meta prescan → default. Only a label that
+    // resolves is passed on, so an unknown one falls through to the prescan as the standard says.
+    const sniffed = htmlEncodingSniffer(body, {
+      ...(fromHeader === null ? {} : { transportLayerEncodingLabel: fromHeader }),
+      defaultEncoding: UTF8,
+    });
+    return isSupported(sniffed) ? sniffed : UTF8;
+  }
+  if (fromHeader !== null) return fromHeader;
+  if (kind === "xml") return xmlDeclarationEncoding(body) ?? UTF8;
+  return UTF8;
+}
+
+/** The encoding named by an ASCII-compatible `<?xml … encoding="…"?>` declaration at the start. */
+function xmlDeclarationEncoding(body: Uint8Array): string | null {
+  const head = latin1(body, 0, 200);
+  const match = /^<\?xml[^>]*?\sencoding\s*=\s*["']([^"']+)["']/.exec(head);
+  const name = resolveLabel(match?.[1]);
+  // A declaration that names UTF-16 in ASCII bytes contradicts itself; ASCII-compatible is what we read.
+  return name === "UTF-16LE" || name === "UTF-16BE" ? null : name;
+}
+
+function latin1(body: Uint8Array, from: number, length: number): string {
+  return Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString("latin1", from, Math.min(body.byteLength, from + length));
+}
+
+/**
+ * Tags whose presence at the start marks HTML (MIME Sniffing standard, "rules for identifying an
+ * unknown MIME type"): each must be followed by a space or `>`.
+ */
+const HTML_SNIFF_TAGS = ["!doctype html", "html", "head", "script", "iframe", "h1", "div", "font", "table", "a", "style", "title", "b", "body", "br", "p", "!--"];
+
+/** Kind and media type of a body that came without a usable Content-Type. */
+function sniffKind(body: Uint8Array): { mediaType: string; kind: BodyKind } {
+  const bom = getBOMEncoding(body);
+  // With a UTF-16 BOM the bytes are not ASCII-compatible: look at the decoded start instead.
+  const start = bom === "UTF-16LE" || bom === "UTF-16BE" ? decodeWithEncoding(body.subarray(0, SNIFF_BYTES), bom) : latin1(body, bom === null ? 0 : 3, SNIFF_BYTES);
+  const lead = start.replace(/^[\t\n\f\r ]+/, "").toLowerCase();
+
+  if (lead.startsWith("<?xml")) {
+    // An XHTML document starts with an XML declaration; its root element decides.
+    return /^<\?xml[^>]*>\s*(<!--[\s\S]*?-->\s*)*<(!doctype\s+html|html)[\s>]/.test(lead) ? { mediaType: "text/html", kind: "html" } : { mediaType: "text/xml", kind: "xml" };
+  }
+  if (/^<(rss|feed|rdf:rdf)[\s>]/.test(lead)) return { mediaType: "text/xml", kind: "xml" };
+  for (const tag of HTML_SNIFF_TAGS) {
+    if (lead.startsWith(`<${tag}`)) {
+      const after = lead.charAt(tag.length + 1);
+      if (after === ">" || after === " " || after === "\t" || after === "\n" || after === "\r" || after === "\f") return { mediaType: "text/html", kind: "html" };
+    }
+  }
+  if (bom === null && hasBinaryBytes(body)) {
+    throw new WebgateError("unsupported_content_type", "Content type application/octet-stream (sniffed: binary data) is not supported.", {
+      details: { content_type: "application/octet-stream" },
+    });
+  }
+  if (lead.startsWith("{") || lead.startsWith("[")) {
+    try {
+      JSON.parse(decodeWithEncoding(body, UTF8));
+      return { mediaType: "application/json", kind: "json" };
+    } catch {
+      // Not JSON after all: plain text.
+    }
+  }
+  return { mediaType: "text/plain", kind: "text" };
+}
+
+/** MIME Sniffing's "binary data byte": C0 controls other than TAB, LF, FF, CR and ESC. */
+function hasBinaryBytes(body: Uint8Array): boolean {
+  const end = Math.min(body.byteLength, SNIFF_BYTES);
+  for (let i = 0; i < end; i++) {
+    const b = body[i]!;
+    if (b <= 0x08 || b === 0x0b || (b >= 0x0e && b <= 0x1a) || (b >= 0x1c && b <= 0x1f)) return true;
+  }
+  return false;
+}
+
+/** U+FFFD and the C0 controls other than TAB, LF, FF, CR: the marks of bytes that are not this text. */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const GARBAGE = /[\uFFFD\x00-\x08\x0B\x0E-\x1F]/g;
+
+function assertLooksLikeText(text: string, mediaType: string, charset: string): void {
+  if (text.length === 0) return;
+  // A native regex scan: real text has next to no matches, so this costs one pass over the string.
+  let garbage = 0;
+  GARBAGE.lastIndex = 0;
+  while (GARBAGE.exec(text) !== null) garbage++;
+  if (garbage / text.length > MAX_GARBAGE_SHARE) {
+    throw new WebgateError("decode_failed", `The ${mediaType} body does not decode as ${charset} text.`, {
+      details: { content_type: mediaType, charset },
+    });
+  }
+}

@@ -1,0 +1,244 @@
+import { Readability } from "@mozilla/readability";
+import { parseHTML } from "linkedom";
+import type TurndownService from "turndown";
+import { LightElement, LightText, MAX_DEPTH, PRUNED_TAGS, parseLightDocument } from "./light-dom";
+import { neutralizeBoundaryMarkers } from "./neutralize";
+import { createTurndownService } from "./turndown-setup";
+
+/** Result of converting one HTML document. */
+export interface MarkdownResult {
+  markdown: string;
+  /** The `<title>` text, entities decoded, whitespace collapsed, boundary markers neutralized. */
+  title: string;
+  /** "readability" when the main-content extraction was used, "full" for the whole page. */
+  extractor: "readability" | "full";
+}
+
+export interface HtmlToMarkdownOptions {
+  /** The final URL of the response, against which relative links resolve (with `<base href>`). */
+  baseUrl: string;
+  /** Extract the main content with Readability (falls back to the whole page, see below). */
+  mainContent: boolean;
+}
+
+/**
+ * Readability's article must hold at least this share of the page's text (non-space characters,
+ * after pruning) to be used; below it, the extraction most likely picked a fragment (a teaser, a
+ * caption, one comment) and the whole page is converted instead. News and blog pages with
+ * comment threads and link lists commonly keep only 15–25% of their text in the article, so the
+ * bar sits well below that.
+ */
+export const MIN_ARTICLE_SHARE = 0.1;
+
+/** Pruned in the linkedom DOM: all of PRUNED_TAGS but `<title>`/`<base>`, which are read first. */
+const DOM_PRUNED = new Set([...PRUNED_TAGS].filter((t) => t !== "title" && t !== "base"));
+
+/**
+ * Converts an HTML document to Markdown.
+ *
+ * - `mainContent: false`: one htmlparser2 pass builds a pruned light tree (see light-dom.ts) that
+ *   turndown walks directly.
+ * - `mainContent: true`: linkedom builds a DOM once; the pruned elements are removed, Mozilla
+ *   Readability extracts the article, and turndown converts the article element itself (no
+ *   serialise-and-reparse). No article, or one under {@link MIN_ARTICLE_SHARE} of the page's
+ *   text, falls back to the whole page (`extractor: "full"`).
+ *
+ * Links and images resolve against `<base href>` (itself resolved against `baseUrl`; a base that
+ * does not parse or is not http(s) is ignored) or else `baseUrl`. Markdown and title pass through
+ * {@link neutralizeBoundaryMarkers}.
+ */
+export function htmlToMarkdown(html: string, options: HtmlToMarkdownOptions): MarkdownResult {
+  if (options.mainContent) {
+    const article = convertMainContent(html, options.baseUrl);
+    if (article !== null) return article;
+  }
+  return convertFullPage(html, options.baseUrl);
+}
+
+/**
+ * The whole-page conversion. `copyTree` makes turndown deep-copy the tree as it does by default
+ * (only the test that proves the copy unnecessary sets it).
+ */
+export function convertFullPage(html: string, baseUrl: string, copyTree = false): MarkdownResult {
+  const doc = parseLightDocument(html);
+  const service = createTurndownService(effectiveBase(baseUrl, doc.baseHref));
+  return { markdown: finish(turndownSingleUse(service, doc.body, copyTree)), title: cleanTitle(doc.title), extractor: "full" };
+}
+
+/**
+ * The part of linkedom's DOM this module reads. The project compiles without the DOM lib, so
+ * linkedom's and Readability's DOM types are narrowed to this surface here.
+ */
+interface DomElement extends DepthNode {
+  nodeType: number;
+  localName: string;
+  childNodes: ArrayLike<DomElement | DomText>;
+  attributes: ArrayLike<{ name: string; value: string }>;
+  textContent: string | null;
+  getAttribute(name: string): string | null;
+  remove(): void;
+}
+
+interface DomText {
+  nodeType: number;
+  data: string;
+}
+
+interface DomDocument {
+  title: string | null;
+  documentElement: DomElement | null;
+  querySelector(selector: string): DomElement | null;
+  querySelectorAll(selector: string): Iterable<DomElement>;
+}
+
+/** Linkedom's parse, typed with {@link DomDocument}. */
+export function parseDomDocument(html: string): DomDocument {
+  return (parseHTML(html) as unknown as { document: DomDocument }).document;
+}
+
+/**
+ * The Readability conversion, or null when it must fall back to the whole page. The article is
+ * copied into a light tree (cached textContent, no event-target machinery) before turndown walks
+ * it; `reference` converts the linkedom article directly instead
+ * (only the test that proves both give the same Markdown sets it).
+ */
+export function convertMainContent(html: string, baseUrl: string, reference = false): MarkdownResult | null {
+  const document = parseDomDocument(html);
+  // Readability's scoring walks ancestors and is quadratic in nesting depth, and turndown recurses:
+  // a pathologically deep page goes to the whole-page path, which flattens deep nesting.
+  if (exceedsDepth(document.documentElement, MAX_DEPTH)) return null;
+  const title = cleanTitle(document.title ?? "");
+  const base = effectiveBase(baseUrl, document.querySelector("base[href]")?.getAttribute("href") ?? null);
+  // Pruning before Readability both speeds it up (a smaller tree to score) and keeps navigation,
+  // forms and asides from being chosen as the article.
+  if (document.documentElement !== null) pruneDom(document.documentElement);
+
+  const pageText = countNonSpace(document.documentElement?.textContent ?? "");
+  const article = new Readability<DomElement>(document, { serializer: (node: unknown) => node as DomElement }).parse();
+  const content = article?.content;
+  if (content === null || content === undefined || pageText === 0) return null;
+  if (countNonSpace(content.textContent ?? "") < MIN_ARTICLE_SHARE * pageText) return null;
+  const service = createTurndownService(base);
+  return { markdown: finish((reference ? turndownSingleUse(service, withTableRows(content)) : turndownSingleUse(service, toLightTree(content)))), title, extractor: "readability" };
+}
+
+/**
+ * turndown deep-copies the node it is given before collapsing whitespace. Our trees are built for
+ * this one conversion and dropped afterwards, so the copy is skipped (a speed-only change: a test
+ * checks the Markdown is identical with and without the copy).
+ */
+export function turndownSingleUse(service: TurndownService, root: LightElement | DomElement, copy = false): string {
+  if (!copy) Object.defineProperty(root, "cloneNode", { value: () => root, configurable: true });
+  return service.turndown(root);
+}
+
+/** `<base href>` resolved against the final URL when it parses to http(s); else the final URL. */
+export function effectiveBase(baseUrl: string, baseHref: string | null): string | null {
+  let fallback: string | null = null;
+  try {
+    fallback = new URL(baseUrl).href;
+  } catch {
+    fallback = null;
+  }
+  if (baseHref === null || baseHref.trim() === "") return fallback;
+  try {
+    const resolved = fallback === null ? new URL(baseHref.trim()) : new URL(baseHref.trim(), fallback);
+    return resolved.protocol === "http:" || resolved.protocol === "https:" ? resolved.href : fallback;
+  } catch {
+    return fallback;
+  }
+}
+
+/**
+ * Removes the pruned elements with one walk over the element tree (a CSS selector list in
+ * linkedom matches every selector against every element, several times slower).
+ */
+function pruneDom(root: DomElement): void {
+  const stack: DomElement[] = [root];
+  while (stack.length > 0) {
+    const el = stack.pop()!;
+    const children = Array.from(el.children as ArrayLike<DomElement>);
+    for (const child of children) {
+      if (DOM_PRUNED.has(child.localName)) child.remove();
+      else stack.push(child);
+    }
+  }
+}
+
+/**
+ * linkedom has no HTMLTableElement.rows, without which the GFM plugin flattens every table; the
+ * light tree has it. The reference path adds it so that the two differ only in speed.
+ */
+function withTableRows(root: DomElement): DomElement {
+  const tables = (root as unknown as { querySelectorAll(s: string): Iterable<DomElement> }).querySelectorAll("table");
+  for (const table of tables) {
+    Object.defineProperty(table, "rows", {
+      configurable: true,
+      get: () => Array.from(table.children as ArrayLike<DomElement>).flatMap((c) => (c.localName === "tr" ? [c] : ["thead", "tbody", "tfoot"].includes(c.localName) ? Array.from(c.children as ArrayLike<DomElement>).filter((r) => r.localName === "tr") : [])),
+    });
+  }
+  return root;
+}
+
+/** Copies a linkedom subtree (elements and text; comments dropped) into a light tree. */
+function toLightTree(root: DomElement): LightElement {
+  const copyAttributes = (el: DomElement) => {
+    const attrs: Record<string, string> = {};
+    for (let i = 0; i < el.attributes.length; i++) {
+      const a = el.attributes[i]!;
+      attrs[a.name] = a.value;
+    }
+    return attrs;
+  };
+  const top = new LightElement(root.localName, copyAttributes(root));
+  const stack: [DomElement, LightElement][] = [[root, top]];
+  while (stack.length > 0) {
+    const [src, dst] = stack.pop()!;
+    const nodes = src.childNodes;
+    for (let i = 0; i < nodes.length; i++) {
+      const node = nodes[i]!;
+      if (node.nodeType === 3) dst.appendChild(new LightText((node as DomText).data));
+      else if (node.nodeType === 1) {
+        const el = node as DomElement;
+        const copy = new LightElement(el.localName, copyAttributes(el));
+        dst.appendChild(copy);
+        stack.push([el, copy]);
+      }
+    }
+  }
+  return top;
+}
+
+interface DepthNode {
+  children: ArrayLike<DepthNode>;
+}
+
+/** Whether any element lies deeper than `limit` below `root`; iterative, O(elements). */
+function exceedsDepth(root: DepthNode | null, limit: number): boolean {
+  if (root === null) return false;
+  const stack: [DepthNode, number][] = [[root, 0]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop()!;
+    if (depth > limit) return true;
+    const children = node.children;
+    for (let i = 0; i < children.length; i++) stack.push([children[i]!, depth + 1]);
+  }
+  return false;
+}
+
+function cleanTitle(raw: string): string {
+  return neutralizeBoundaryMarkers(raw.replace(/\s+/g, " ").trim());
+}
+
+function finish(markdown: string): string {
+  return neutralizeBoundaryMarkers(markdown);
+}
+
+function countNonSpace(text: string): number {
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c > 0x20 && c !== 0xa0) n++;
+  }
+  return n;
+}

@@ -1,0 +1,348 @@
+import { Parser } from "htmlparser2";
+
+/**
+ * A minimal DOM for turndown, built by htmlparser2 in one pass with the pruned elements never
+ * created. turndown reads only a small surface (nodeName, nodeType, data/nodeValue, siblings,
+ * childNodes, children, getAttribute, getElementsByTagName, textContent, outerHTML, removeChild,
+ * cloneNode) and the GFM plugin a little more (rows, style.textAlign, className, querySelector of a
+ * caption, type/checked). Parsing this way is several times faster than a spec-compliant DOM
+ * (domino) and its tree copy; where htmlparser2's tree differs from the HTML5 tree-construction
+ * algorithm, see docs/content.md ("Parser differences").
+ */
+
+/** Elements dropped with everything inside them before conversion (issue 3), plus metadata elements. */
+export const PRUNED_TAGS: ReadonlySet<string> = new Set([
+  "script", "style", "noscript", "template", "iframe", "svg", "canvas", "nav", "footer", "aside",
+  "form", "button", "select", "object", "embed",
+  // Metadata content never renders as text; `<title>` and `<base href>` are read before dropping.
+  "title", "meta", "link", "base",
+]);
+
+/**
+ * Deeper nesting than this is flattened into the element at this depth: turndown walks the tree
+ * recursively, and a hostile page of 100,000 nested tags must not exhaust the stack.
+ */
+export const MAX_DEPTH = 400;
+
+const VOID_TAGS = new Set(["area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr", "param", "keygen", "command"]);
+
+/** Tags that may appear before the body without starting it. */
+const HEAD_PHASE_TAGS = new Set(["html", "head", "title", "meta", "link", "base", "style", "script", "noscript", "template"]);
+
+export type LightNode = LightElement | LightText;
+
+abstract class LightBase {
+  parentNode: LightElement | null = null;
+  previousSibling: LightNode | null = null;
+  nextSibling: LightNode | null = null;
+}
+
+export class LightText extends LightBase {
+  readonly nodeType = 3;
+  readonly nodeName = "#text";
+  private text: string;
+
+  constructor(text: string) {
+    super();
+    this.text = text;
+  }
+
+  get data(): string {
+    return this.text;
+  }
+
+  set data(value: string) {
+    this.text = value;
+    this.parentNode?.invalidateText();
+  }
+
+  get nodeValue(): string {
+    return this.text;
+  }
+
+  set nodeValue(value: string) {
+    this.data = value;
+  }
+
+  get textContent(): string {
+    return this.text;
+  }
+
+  cloneNode(): LightText {
+    return new LightText(this.text);
+  }
+
+  appendData(more: string): void {
+    this.text += more;
+  }
+}
+
+const ESCAPES: Readonly<Record<string, string>> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "\u00a0": "&nbsp;" };
+
+export class LightElement extends LightBase {
+  readonly nodeType = 1;
+  /** Upper case, as a browser reports HTML elements. */
+  readonly nodeName: string;
+  readonly tagName: string;
+  readonly attributes: Record<string, string>;
+  firstChild: LightNode | null = null;
+  lastChild: LightNode | null = null;
+  /** Cached textContent; reset up the ancestor chain whenever text below changes. */
+  private cachedText: string | undefined;
+
+  constructor(localName: string, attributes: Record<string, string>) {
+    super();
+    this.nodeName = localName.toUpperCase();
+    this.tagName = this.nodeName;
+    this.attributes = attributes;
+  }
+
+  get localName(): string {
+    return this.nodeName.toLowerCase();
+  }
+
+  get childNodes(): LightNode[] {
+    const out: LightNode[] = [];
+    for (let n = this.firstChild; n !== null; n = n.nextSibling) out.push(n);
+    return out;
+  }
+
+  get children(): LightElement[] {
+    const out: LightElement[] = [];
+    for (let n = this.firstChild; n !== null; n = n.nextSibling) if (n.nodeType === 1) out.push(n);
+    return out;
+  }
+
+  get lastElementChild(): LightElement | null {
+    for (let n = this.lastChild; n !== null; n = n.previousSibling) if (n.nodeType === 1) return n;
+    return null;
+  }
+
+  getAttribute(name: string): string | null {
+    const value = this.attributes[name.toLowerCase()];
+    return value === undefined ? null : value;
+  }
+
+  hasAttribute(name: string): boolean {
+    return this.attributes[name.toLowerCase()] !== undefined;
+  }
+
+  get className(): string {
+    return this.attributes.class ?? "";
+  }
+
+  get type(): string {
+    return (this.attributes.type ?? "").toLowerCase();
+  }
+
+  get checked(): boolean {
+    return this.attributes.checked !== undefined;
+  }
+
+  /** Only `textAlign` is read (GFM column alignment); taken from the inline style. */
+  get style(): { textAlign: string } {
+    const match = /(?:^|;)\s*text-align\s*:\s*([a-z]+)/i.exec(this.attributes.style ?? "");
+    return { textAlign: match?.[1] ?? "" };
+  }
+
+  /** The table's rows in tree order, not counting rows of nested tables (HTMLTableElement.rows). */
+  get rows(): LightElement[] {
+    const out: LightElement[] = [];
+    const visit = (el: LightElement) => {
+      for (let n = el.firstChild; n !== null; n = n.nextSibling) {
+        if (n.nodeType !== 1) continue;
+        if (n.nodeName === "TR") out.push(n);
+        else if (n.nodeName === "THEAD" || n.nodeName === "TBODY" || n.nodeName === "TFOOT") visit(n);
+      }
+    };
+    visit(this);
+    return out;
+  }
+
+  getElementsByTagName(name: string): LightElement[] {
+    const wanted = name.toUpperCase();
+    const out: LightElement[] = [];
+    this.walkElements((el) => {
+      if (wanted === "*" || el.nodeName === wanted) out.push(el);
+    });
+    return out;
+  }
+
+  /** Supports a bare tag-name selector, which is all turndown and the GFM plugin ask for. */
+  querySelector(selector: string): LightElement | null {
+    return this.getElementsByTagName(selector.trim())[0] ?? null;
+  }
+
+  get textContent(): string {
+    if (this.cachedText !== undefined) return this.cachedText;
+    let text = "";
+    for (let n = this.firstChild; n !== null; n = n.nextSibling) text += n.textContent;
+    this.cachedText = text;
+    return text;
+  }
+
+  invalidateText(): void {
+    // Every cached ancestor has cached descendants on the path (textContent fills the caches
+    // bottom-up), so the walk can stop at the first element without a cache.
+    if (this.cachedText === undefined) return;
+    this.cachedText = undefined;
+    this.parentNode?.invalidateText();
+  }
+
+  appendChild(child: LightNode): LightNode {
+    child.parentNode = this;
+    child.previousSibling = this.lastChild;
+    child.nextSibling = null;
+    if (this.lastChild === null) this.firstChild = child;
+    else this.lastChild.nextSibling = child;
+    this.lastChild = child;
+    this.invalidateText();
+    return child;
+  }
+
+  removeChild(child: LightNode): LightNode {
+    if (child.previousSibling === null) this.firstChild = child.nextSibling;
+    else child.previousSibling.nextSibling = child.nextSibling;
+    if (child.nextSibling === null) this.lastChild = child.previousSibling;
+    else child.nextSibling.previousSibling = child.previousSibling;
+    child.parentNode = null;
+    child.previousSibling = null;
+    child.nextSibling = null;
+    this.invalidateText();
+    return child;
+  }
+
+  remove(): void {
+    this.parentNode?.removeChild(this);
+  }
+
+  /** A real deep copy, as the DOM defines it (html-to-markdown skips it when the tree is single-use). */
+  cloneNode(deep = false): LightElement {
+    const copy = new LightElement(this.localName, { ...this.attributes });
+    if (deep) for (let n = this.firstChild; n !== null; n = n.nextSibling) copy.appendChild(n.nodeType === 1 ? n.cloneNode(true) : n.cloneNode());
+    return copy;
+  }
+
+  get outerHTML(): string {
+    let attrs = "";
+    for (const [k, v] of Object.entries(this.attributes)) attrs += ` ${k}="${v.replace(/[&"\u00a0]/g, (c) => ESCAPES[c]!)}"`;
+    const name = this.localName;
+    if (VOID_TAGS.has(name)) return `<${name}${attrs}>`;
+    return `<${name}${attrs}>${this.innerHTML}</${name}>`;
+  }
+
+  get innerHTML(): string {
+    let html = "";
+    for (let n = this.firstChild; n !== null; n = n.nextSibling) html += n.nodeType === 1 ? n.outerHTML : n.data.replace(/[&<>\u00a0]/g, (c) => ESCAPES[c]!);
+    return html;
+  }
+
+  private walkElements(visit: (el: LightElement) => void): void {
+    const stack: LightNode[] = [];
+    for (let n = this.lastChild; n !== null; n = n.previousSibling) stack.push(n);
+    while (stack.length > 0) {
+      const node = stack.pop()!;
+      if (node.nodeType !== 1) continue;
+      visit(node);
+      for (let n = node.lastChild; n !== null; n = n.previousSibling) stack.push(n);
+    }
+  }
+}
+
+/** The outcome of one parse: a pruned tree plus what was read from the pruned metadata. */
+export interface LightDocument {
+  /** A `BODY` element holding everything that was not pruned. */
+  body: LightElement;
+  /** Text of the first `<title>` outside SVG, raw (not yet whitespace-collapsed); "" when none. */
+  title: string;
+  /** `href` of the first `<base href>`, or null. */
+  baseHref: string | null;
+}
+
+/**
+ * Parses HTML with htmlparser2 into a {@link LightElement} tree in one pass. Comments, processing
+ * instructions, CDATA and every element in {@link PRUNED_TAGS} (with its content) are never built.
+ * `<html>`, `<head>`, `<body>` contribute no element of their own: their children go to the returned body.
+ */
+export function parseLightDocument(html: string): LightDocument {
+  const body = new LightElement("body", {});
+  // One entry per open tag; null marks a tag that added no element (pruned, flattened, html/body).
+  const stack: (LightElement | null)[] = [];
+  let current = body;
+  let depth = 0;
+  let pruneDepth = 0;
+  let title: string | null = null;
+  let inTitle = false;
+  let baseHref: string | null = null;
+  // HTML5 tree construction keeps whitespace before the body starts out of the body ("before
+  // head", "in head", "after head" modes); the body starts at <body>, at the first element that
+  // does not belong in <head>, or at the first non-whitespace text.
+  let bodyStarted = false;
+
+  const parser = new Parser(
+    {
+      onopentag(name, attribs) {
+        if (pruneDepth > 0) {
+          pruneDepth++;
+          stack.push(null);
+          return;
+        }
+        if (!bodyStarted && !HEAD_PHASE_TAGS.has(name)) bodyStarted = true;
+        if (PRUNED_TAGS.has(name)) {
+          pruneDepth = 1;
+          stack.push(null);
+          if (name === "title" && title === null) {
+            title = "";
+            inTitle = true;
+          } else if (name === "base" && baseHref === null && attribs.href !== undefined) {
+            baseHref = attribs.href;
+          }
+          return;
+        }
+        // <html>, <head> and <body> are transparent: what htmlparser2 leaves in <head> (it does not
+        // close it implicitly as HTML5 does) still reaches the body, as a browser would put it there.
+        if (name === "html" || name === "head" || name === "body" || depth >= MAX_DEPTH) {
+          stack.push(null);
+          return;
+        }
+        const el = new LightElement(name, attribs);
+        current.appendChild(el);
+        current = el;
+        depth++;
+        stack.push(el);
+      },
+      ontext(text) {
+        if (pruneDepth > 0) {
+          if (inTitle) title += text;
+          return;
+        }
+        if (!bodyStarted) {
+          text = text.replace(/^[\t\n\f\r ]+/, "");
+          if (text === "") return;
+          bodyStarted = true;
+        }
+        // htmlparser2 may deliver one text run in several pieces (around entities): keep one node.
+        const last = current.lastChild;
+        if (last !== null && last.nodeType === 3) {
+          last.appendData(text);
+          current.invalidateText();
+        } else current.appendChild(new LightText(text));
+      },
+      onclosetag() {
+        const el = stack.pop();
+        if (pruneDepth > 0) {
+          pruneDepth--;
+          if (pruneDepth === 0) inTitle = false;
+          return;
+        }
+        if (el !== null && el !== undefined) {
+          current = el.parentNode ?? body;
+          depth--;
+        }
+      },
+    },
+    { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true, recognizeSelfClosing: false },
+  );
+  parser.end(html);
+  return { body, title: title ?? "", baseHref };
+}

@@ -1,0 +1,146 @@
+import TurndownService from "turndown";
+import { gfm } from "@joplin/turndown-plugin-gfm";
+
+/** webgate's turndown options: ATX headings, fenced code blocks, `-` bullets, inline links. */
+export const TURNDOWN_OPTIONS: TurndownService.Options = {
+  headingStyle: "atx",
+  codeBlockStyle: "fenced",
+  fence: "```",
+  bulletListMarker: "-",
+  hr: "---",
+  emDelimiter: "_",
+  strongDelimiter: "**",
+  linkStyle: "inlined",
+};
+
+/** Link schemes that run code or carry a payload instead of pointing somewhere: kept as text only. */
+const TEXT_ONLY_SCHEMES = new Set(["javascript:", "vbscript:", "data:"]);
+
+/** A superset of what turndown's escapes match: `\ * ` [ ] _` anywhere, `- + = # ~ >` or a digit at the start. */
+const MAY_NEED_ESCAPE = /[\\*`[\]_]|^[-+=#~>\d]/;
+
+const HAS_SCHEME = /^[a-z][a-z0-9+.-]*:/i;
+
+/**
+ * Resolves a link or image reference against the base URL. An absolute reference is kept as
+ * written (resolving would only normalise it); a relative one becomes absolute; one that does
+ * not parse is kept as written.
+ */
+export function resolveReference(raw: string, baseUrl: string | null): { href: string; scheme: string | null } {
+  const trimmed = raw.trim();
+  let parsed: URL | null = null;
+  try {
+    parsed = baseUrl === null ? new URL(trimmed) : new URL(trimmed, baseUrl);
+  } catch {
+    parsed = null;
+  }
+  if (parsed === null) return { href: trimmed, scheme: null };
+  return { href: HAS_SCHEME.test(trimmed) ? trimmed : parsed.href, scheme: parsed.protocol };
+}
+
+// turndown's own helpers (not exported by it), reproduced so the replaced rules escape alike.
+function cleanAttribute(value: string | null): string {
+  return value ? value.replace(/(\n+\s*)+/g, "\n") : "";
+}
+
+function escapeLinkDestination(destination: string): string {
+  const escaped = destination.replace(/([<>()])/g, "\\$1");
+  return escaped.includes(" ") ? `<${escaped}>` : escaped;
+}
+
+function escapeLinkTitle(title: string): string {
+  return title.replace(/"/g, '\\"');
+}
+
+/** Tags that make the GFM plugin keep a table as raw HTML; webgate converts such tables to text. */
+const HTML_TABLE_TRIGGERS = ["CODE", "UL", "OL", "H1", "H2", "H3", "H4", "H5", "H6", "HR", "BLOCKQUOTE"];
+
+function hasTableAncestor(node: RuleNode): boolean {
+  for (let p = node.parentNode; p !== null; p = p.parentNode) {
+    if (p.nodeName === "TABLE") return true;
+  }
+  return false;
+}
+
+/**
+ * The DOM surface the rules read (satisfied by browser DOMs, linkedom and light-dom). turndown
+ * types its nodes with the DOM lib, which this project does not compile with; rules narrow to this.
+ */
+interface RuleNode {
+  nodeName: string;
+  parentNode: RuleNode | null;
+  getAttribute(name: string): string | null;
+  getElementsByTagName(name: string): ArrayLike<unknown>;
+}
+
+function asRuleNode(node: unknown): RuleNode {
+  return node as RuleNode;
+}
+
+/**
+ * Builds webgate's turndown service: {@link TURNDOWN_OPTIONS} (overridable, for the corpus
+ * comparison), GFM tables, strikethrough, task lists and highlighted code blocks from `@joplin/turndown-plugin-gfm`, and
+ * rules that
+ * - resolve link and image references against `baseUrl` (the final URL or `<base href>`);
+ * - drop `data:` images and images without `src`;
+ * - reduce `javascript:`/`vbscript:`/`data:` links, and links whose text is empty, to their text;
+ * - turn tables the plugin would keep as raw HTML (they hold code, lists, headings…) into
+ *   Markdown text instead, since agents read the Markdown, not a rendering.
+ */
+export function createTurndownService(baseUrl: string | null, overrides: TurndownService.Options = {}): TurndownService {
+  const service = new TurndownService({ ...TURNDOWN_OPTIONS, ...overrides });
+  // turndown runs 13 regex replacements over every text node. Most text holds none of the
+  // characters they look for; skipping those nodes gives identical output, faster.
+  const escapeAll = service.escape.bind(service);
+  service.escape = (text: string) => (MAY_NEED_ESCAPE.test(text) ? escapeAll(text) : text);
+  service.use(gfm);
+
+  service.addRule("webgateTableAsText", {
+    filter: (node) => {
+      const el = asRuleNode(node);
+      return el.nodeName === "TABLE" && HTML_TABLE_TRIGGERS.some((tag) => el.getElementsByTagName(tag).length > 0);
+    },
+    replacement: (content) => `\n\n${content}\n\n`,
+  });
+
+  // A row or cell outside any table (left by Readability's clean-up, or by a stray tag) would
+  // crash the GFM plugin, which looks up the parent table: render it as plain text instead.
+  service.addRule("webgateOrphanTableParts", {
+    filter: (node) => {
+      const el = asRuleNode(node);
+      return (el.nodeName === "TR" || el.nodeName === "TD" || el.nodeName === "TH") && !hasTableAncestor(el);
+    },
+    replacement: (content, node) => (asRuleNode(node).nodeName === "TR" ? `\n\n${content}\n\n` : ` ${content} `),
+  });
+
+  service.addRule("webgateImage", {
+    filter: "img",
+    replacement: (_content, node) => {
+      const el = asRuleNode(node);
+      const src = el.getAttribute("src") ?? "";
+      if (src.trim() === "") return "";
+      const { href, scheme } = resolveReference(src, baseUrl);
+      if (scheme === "data:" || href.toLowerCase().startsWith("data:")) return "";
+      const alt = service.escape(cleanAttribute(el.getAttribute("alt")));
+      const title = cleanAttribute(el.getAttribute("title"));
+      const titlePart = title ? ` "${escapeLinkTitle(title)}"` : "";
+      return `![${alt}](${escapeLinkDestination(href)}${titlePart})`;
+    },
+  });
+
+  service.addRule("webgateInlineLink", {
+    filter: (node, options) => {
+      const el = asRuleNode(node);
+      return options.linkStyle === "inlined" && el.nodeName === "A" && Boolean(el.getAttribute("href"));
+    },
+    replacement: (content, node) => {
+      const el = asRuleNode(node);
+      const { href, scheme } = resolveReference(el.getAttribute("href") ?? "", baseUrl);
+      if ((scheme !== null && TEXT_ONLY_SCHEMES.has(scheme)) || content.trim() === "") return content;
+      const title = escapeLinkTitle(cleanAttribute(el.getAttribute("title")));
+      const titlePart = title ? ` "${title}"` : "";
+      return `[${content}](${escapeLinkDestination(href)}${titlePart})`;
+    },
+  });
+  return service;
+}
