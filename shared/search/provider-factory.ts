@@ -1,0 +1,31 @@
+/**
+ * Builds the configured providers from the validated settings and the current keys.
+ */
+import type { HttpClient } from "../http/types";
+import type { ProviderKeys } from "../secrets/provider-keys";
+import { createBraveProvider } from "./brave";
+import { PROVIDER_LIMITS, type ProviderLimits } from "./provider";
+import type { SearchSettings } from "./search-config";
+import type { ProviderSet } from "./search-service";
+import { createSearxngProvider } from "./searxng";
+import { createTavilyProvider } from "./tavily";
+
+/** A provider is configured when it has a key (Brave, Tavily) or a URL (SearXNG). */
+export function createProviders(
+  settings: SearchSettings,
+  keys: ProviderKeys,
+  http: HttpClient,
+  limits: ProviderLimits = PROVIDER_LIMITS,
+): ProviderSet {
+  const set: ProviderSet = {};
+  if (keys.braveApiKey !== undefined) {
+    set.brave = createBraveProvider({ http, endpoint: settings.braveEndpoint.href, apiKey: keys.braveApiKey, limits });
+  }
+  if (keys.tavilyApiKey !== undefined) {
+    set.tavily = createTavilyProvider({ http, endpoint: settings.tavilyEndpoint.href, apiKey: keys.tavilyApiKey, limits });
+  }
+  if (settings.searxngUrl !== undefined) {
+    set.searxng = createSearxngProvider({ http, baseUrl: settings.searxngUrl, limits });
+  }
+  return set;
+}
