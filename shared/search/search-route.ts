@@ -1,0 +1,94 @@
+/**
+ * Wires /search once per cold start: configuration → key source, provider factory, search
+ * service → the middy handler. Tests and the local server call {@link createSearchHandler} with
+ * their own Secrets Manager client, resolver, dialer, limits or telemetry; Lambda uses the
+ * defaults.
+ */
+import type { SecretsManagerClient } from "@aws-sdk/client-secrets-manager";
+import type { APIGatewayProxyEvent } from "aws-lambda";
+import type { WebgateConfig } from "../config";
+import { createHttpClient } from "../http/http-client";
+import type { Dialer, Resolver } from "../http/types";
+import { createApiHandler, type ApiHandler } from "../middleware/api-handler";
+import { parseJsonBody } from "../middleware/parse-request";
+import { DIMENSION, METRIC } from "../observability/metric-names";
+import { createPowertoolsTelemetry, type Telemetry } from "../observability/telemetry";
+import { SecretsManagerProviderKeys, staticProviderKeys, type ProviderKeySource } from "../secrets/provider-keys";
+import { PROVIDER_LIMITS, type ProviderLimits } from "./provider";
+import { createProviders } from "./provider-factory";
+import { searchRequestSchema, type SearchRequest } from "./schema";
+import { resolveSearchSettings } from "./search-config";
+import { createSearchService } from "./search-service";
+
+export interface SearchRouteDeps {
+  config: WebgateConfig;
+  /** Required when `config.search.secretArn` is set (keys then come from that secret). */
+  secretsManager?: Pick<SecretsManagerClient, "send">;
+  /**
+   * Resolves provider host names. Provider endpoints are operator configuration, so Lambda
+   * passes the guard's plain `systemResolver` (no caller-URL address policy).
+   */
+  resolver: Resolver;
+  dialer?: Dialer;
+  limits?: ProviderLimits;
+  /** How long fetched keys are used before the next request refetches them. */
+  keyCacheTtlMs?: number;
+  now?: () => number;
+  telemetry?: Telemetry;
+}
+
+/** Leaves the Lambda this much time to write the error answer when a provider is slow. */
+const DEADLINE_MARGIN_MS = 1_000;
+
+/**
+ * Builds the /search handler. Throws ConfigError at cold start for a bad SEARXNG_URL, default
+ * provider or endpoint.
+ */
+export function createSearchHandler(deps: SearchRouteDeps): ApiHandler {
+  const settings = resolveSearchSettings(deps.config);
+  const telemetry = deps.telemetry ?? createPowertoolsTelemetry("webgate-search");
+  const http = createHttpClient({ resolver: deps.resolver, dialer: deps.dialer });
+  const limits = deps.limits ?? PROVIDER_LIMITS;
+  let keys: ProviderKeySource;
+  if (settings.secretArn !== undefined) {
+    if (deps.secretsManager === undefined) throw new Error("createSearchHandler: a Secrets Manager client is required when a secret ARN is configured");
+    keys = new SecretsManagerProviderKeys({
+      client: deps.secretsManager,
+      secretId: settings.secretArn,
+      ...(deps.keyCacheTtlMs === undefined ? {} : { cacheTtlMs: deps.keyCacheTtlMs }),
+      ...(deps.now === undefined ? {} : { now: deps.now }),
+    });
+  } else {
+    keys = staticProviderKeys({
+      ...(settings.braveApiKey === undefined ? {} : { braveApiKey: settings.braveApiKey }),
+      ...(settings.tavilyApiKey === undefined ? {} : { tavilyApiKey: settings.tavilyApiKey }),
+    });
+  }
+  const service = createSearchService({
+    keys,
+    buildProviders: (current) => createProviders(settings, current, http, limits),
+    defaultProvider: settings.defaultProvider,
+  });
+
+  return createApiHandler<SearchRequest>({
+    route: "search",
+    telemetry,
+    parse: (event: APIGatewayProxyEvent) => parseJsonBody(event, searchRequestSchema),
+    handle: async (input, ctx) => {
+      // Stop waiting for providers before Lambda kills the invocation, so the caller gets a
+      // provider_timeout body rather than a gateway error.
+      const remaining = typeof ctx.context.getRemainingTimeInMillis === "function" ? ctx.context.getRemainingTimeInMillis() : undefined;
+      const signal = remaining === undefined ? undefined : AbortSignal.timeout(Math.max(remaining - DEADLINE_MARGIN_MS, 1));
+      const body = await service.search(
+        input,
+        {
+          log: (fields) => ctx.addLogFields({ ...fields }),
+          attempt: (provider, outcome) =>
+            telemetry.metric(METRIC.providerCalls, "Count", 1, { [DIMENSION.provider]: provider, [DIMENSION.code]: outcome }),
+        },
+        signal,
+      );
+      return { body };
+    },
+  });
+}
