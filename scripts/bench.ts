@@ -81,10 +81,12 @@ export function benchConversion(folder: string, passes: number): { section: Benc
   const passesMs: number[][] = all.map(() => []);
   const outputs: string[][] = all.map(() => []);
   const errors = all.map(() => 0);
-  // Passes are interleaved (every converter once per round) so that a change in machine load
-  // during the run affects all converters alike rather than whichever runs then.
+  // Passes are interleaved (every converter once per round, the order rotated each round) so that
+  // a change in machine load, or the garbage a previous converter left, hits all converters alike.
   for (let pass = 0; pass < passes; pass++) {
-    all.forEach((contender, c) => {
+    all.forEach((_, k) => {
+      const c = (k + pass) % all.length;
+      const contender = all[c]!;
       const out: string[] = [];
       const t0 = performance.now();
       for (const page of pages) {
