@@ -93,7 +93,7 @@ interface DomDocument {
 }
 
 /** Linkedom's parse, typed with {@link DomDocument}. */
-export function parseDomDocument(html: string): DomDocument {
+function parseDomDocument(html: string): DomDocument {
   return (parseHTML(html) as unknown as { document: DomDocument }).document;
 }
 
