@@ -77,38 +77,44 @@ function contenders(): Contender[] {
 export function benchConversion(folder: string, passes: number): { section: BenchSection; results: ConversionResult[] } {
   const pages = loadCorpus(folder);
   const totalBytes = pages.reduce((n, p) => n + p.source.byteLength, 0);
-  const results: ConversionResult[] = [];
-  for (const contender of contenders()) {
-    const passesMs: number[] = [];
-    let outputs: string[] = [];
-    let errors = 0;
-    for (let pass = 0; pass < passes; pass++) {
+  const all = contenders();
+  const passesMs: number[][] = all.map(() => []);
+  const outputs: string[][] = all.map(() => []);
+  const errors = all.map(() => 0);
+  // Passes are interleaved (every converter once per round, the order rotated each round) so that
+  // a change in machine load, or the garbage a previous converter left, hits all converters alike.
+  for (let pass = 0; pass < passes; pass++) {
+    all.forEach((_, k) => {
+      const c = (k + pass) % all.length;
+      const contender = all[c]!;
       const out: string[] = [];
       const t0 = performance.now();
       for (const page of pages) {
         try {
           out.push(contender.convert(page));
         } catch {
-          errors++;
+          errors[c]!++;
           out.push("");
         }
       }
-      passesMs.push(performance.now() - t0);
-      if (pass === 0) outputs = out;
-      process.stderr.write(`  ${contender.name}: pass ${pass + 1}/${passes} ${passesMs.at(-1)!.toFixed(0)} ms\n`);
-    }
-    const scores = pages.map((p, i) => scoreMarkdown(p.expectedHtml, outputs[i]!));
-    const medianMs = median(passesMs);
-    results.push({
+      passesMs[c]!.push(performance.now() - t0);
+      if (pass === 0) outputs[c] = out;
+      process.stderr.write(`  round ${pass + 1}/${passes} ${contender.name}: ${passesMs[c]!.at(-1)!.toFixed(0)} ms\n`);
+    });
+  }
+  const results: ConversionResult[] = all.map((contender, c) => {
+    const scores = pages.map((p, i) => scoreMarkdown(p.expectedHtml, outputs[c]![i]!));
+    const medianMs = median(passesMs[c]!);
+    return {
       name: contender.name,
-      passesMs,
+      passesMs: passesMs[c]!,
       medianMs,
       mbPerS: totalBytes / 1e6 / (medianMs / 1000),
       recall: mean(scores.map((s) => s.recall)),
       noise: mean(scores.map((s) => s.noise)),
-      errors: errors / passes,
-    });
-  }
+      errors: errors[c]! / passes,
+    };
+  });
 
   const rate = (name: string) => results.find((r) => r.name === name)!.mbPerS;
   const ratios = {
@@ -144,7 +150,7 @@ function parseArgs(argv: string[]): { folder: string | undefined; passes: number
   let out: string | undefined;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
-    if (arg === "--passes") passes = Math.max(3, Number(argv[++i]));
+    if (arg === "--passes") passes = Math.max(3, Number(argv[++i]) || 3);
     else if (arg === "--out") out = argv[++i];
     else folder = arg;
   }

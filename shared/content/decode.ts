@@ -77,14 +77,15 @@ export function decodeBody(body: Uint8Array, contentTypeHeader: string | undefin
 }
 
 /**
- * UTF-8 goes through the platform's WHATWG TextDecoder (native, several times faster than
- * iconv-lite's and the Encoding standard's own decoder: same output, BOM stripped, U+FFFD for
- * invalid sequences); every other encoding through whatwg-encoding.
+ * UTF-8 goes through V8's native decoder (Buffer#toString: U+FFFD per maximal invalid subpart, as
+ * the Encoding standard says, several times faster than iconv-lite's), the BOM stripped as
+ * whatwg-encoding does; every other encoding through whatwg-encoding.
  */
-const utf8Decoder = new TextDecoder("utf-8");
-
 function decodeText(body: Uint8Array, charset: string): string {
-  return charset === UTF8 && getBOMEncoding(body) !== "UTF-16LE" && getBOMEncoding(body) !== "UTF-16BE" ? utf8Decoder.decode(body) : decodeWithEncoding(body, charset);
+  const bom = getBOMEncoding(body);
+  if (charset !== UTF8 || (bom !== null && bom !== UTF8)) return decodeWithEncoding(body, charset);
+  const skip = bom === UTF8 ? 3 : 0;
+  return Buffer.from(body.buffer, body.byteOffset + skip, body.byteLength - skip).toString("utf8");
 }
 
 /** Splits a Content-Type header into its lower-cased media type and its charset label. */

@@ -69,7 +69,8 @@ export function convertFullPage(html: string, baseUrl: string, copyTree = false)
  * The part of linkedom's DOM this module reads. The project compiles without the DOM lib, so
  * linkedom's and Readability's DOM types are narrowed to this surface here.
  */
-interface DomElement extends DepthNode {
+interface DomElement {
+  children: ArrayLike<DomElement>;
   nodeType: number;
   localName: string;
   childNodes: ArrayLike<DomElement | DomText>;
@@ -92,7 +93,7 @@ interface DomDocument {
 }
 
 /** Linkedom's parse, typed with {@link DomDocument}. */
-export function parseDomDocument(html: string): DomDocument {
+function parseDomDocument(html: string): DomDocument {
   return (parseHTML(html) as unknown as { document: DomDocument }).document;
 }
 
@@ -104,14 +105,13 @@ export function parseDomDocument(html: string): DomDocument {
  */
 export function convertMainContent(html: string, baseUrl: string, reference = false): MarkdownResult | null {
   const document = parseDomDocument(html);
-  // Readability's scoring walks ancestors and is quadratic in nesting depth, and turndown recurses:
-  // a pathologically deep page goes to the whole-page path, which flattens deep nesting.
-  if (exceedsDepth(document.documentElement, MAX_DEPTH)) return null;
   const title = cleanTitle(document.title ?? "");
   const base = effectiveBase(baseUrl, document.querySelector("base[href]")?.getAttribute("href") ?? null);
   // Pruning before Readability both speeds it up (a smaller tree to score) and keeps navigation,
-  // forms and asides from being chosen as the article.
-  if (document.documentElement !== null) pruneDom(document.documentElement);
+  // forms and asides from being chosen as the article. Readability's scoring walks ancestors and
+  // is quadratic in nesting depth, and turndown recurses: a pathologically deep page goes to the
+  // whole-page path, which flattens deep nesting.
+  if (document.documentElement === null || pruneDomOrTooDeep(document.documentElement, MAX_DEPTH)) return null;
 
   const pageText = countNonSpace(document.documentElement?.textContent ?? "");
   const article = new Readability<DomElement>(document, { serializer: (node: unknown) => node as DomElement }).parse();
@@ -150,19 +150,22 @@ export function effectiveBase(baseUrl: string, baseHref: string | null): string 
 }
 
 /**
- * Removes the pruned elements with one walk over the element tree (a CSS selector list in
- * linkedom matches every selector against every element, several times slower).
+ * Removes the pruned elements in one walk over the element tree (a CSS selector list in linkedom
+ * matches every selector against every element, several times slower) and reports whether any
+ * element lies deeper than `limit` (the walk then stops: the caller falls back).
  */
-function pruneDom(root: DomElement): void {
-  const stack: DomElement[] = [root];
+function pruneDomOrTooDeep(root: DomElement, limit: number): boolean {
+  const stack: [DomElement, number][] = [[root, 0]];
   while (stack.length > 0) {
-    const el = stack.pop()!;
-    const children = Array.from(el.children as ArrayLike<DomElement>);
+    const [el, depth] = stack.pop()!;
+    if (depth > limit) return true;
+    const children = Array.from(el.children);
     for (const child of children) {
       if (DOM_PRUNED.has(child.localName)) child.remove();
-      else stack.push(child);
+      else stack.push([child, depth + 1]);
     }
   }
+  return false;
 }
 
 /**
@@ -174,7 +177,7 @@ function withTableRows(root: DomElement): DomElement {
   for (const table of tables) {
     Object.defineProperty(table, "rows", {
       configurable: true,
-      get: () => Array.from(table.children as ArrayLike<DomElement>).flatMap((c) => (c.localName === "tr" ? [c] : ["thead", "tbody", "tfoot"].includes(c.localName) ? Array.from(c.children as ArrayLike<DomElement>).filter((r) => r.localName === "tr") : [])),
+      get: () => Array.from(table.children).flatMap((c) => (c.localName === "tr" ? [c] : ["thead", "tbody", "tfoot"].includes(c.localName) ? Array.from(c.children).filter((r) => r.localName === "tr") : [])),
     });
   }
   return root;
@@ -209,22 +212,6 @@ function toLightTree(root: DomElement): LightElement {
   return top;
 }
 
-interface DepthNode {
-  children: ArrayLike<DepthNode>;
-}
-
-/** Whether any element lies deeper than `limit` below `root`; iterative, O(elements). */
-function exceedsDepth(root: DepthNode | null, limit: number): boolean {
-  if (root === null) return false;
-  const stack: [DepthNode, number][] = [[root, 0]];
-  while (stack.length > 0) {
-    const [node, depth] = stack.pop()!;
-    if (depth > limit) return true;
-    const children = node.children;
-    for (let i = 0; i < children.length; i++) stack.push([children[i]!, depth + 1]);
-  }
-  return false;
-}
 
 function cleanTitle(raw: string): string {
   return neutralizeBoundaryMarkers(raw.replace(/\s+/g, " ").trim());

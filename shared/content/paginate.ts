@@ -30,10 +30,18 @@ function isLowSurrogate(code: number): boolean {
  * - `start === total` gives an empty last page.
  * Pages read from 0 by following `nextStart` concatenate to exactly `content`.
  *
- * @throws WebgateError `invalid_request` (details `{ field: "start" }`) when `start > total`.
+ * @throws WebgateError `invalid_request` (details `{ field: "start" }`) when `start > total` or
+ *   `start` is not an integer >= 0; (`{ field: "max_chars" }`) when `maxChars` is not an integer >= 1.
  */
 export function paginate(content: string, start: number, maxChars: number): Page {
   const total = content.length;
+  // The request schema bounds both; checked here too so that no caller can make paging stall.
+  if (!Number.isSafeInteger(start) || start < 0) {
+    throw new WebgateError("invalid_request", `start (${start}) must be an integer >= 0`, { details: { field: "start" } });
+  }
+  if (!Number.isSafeInteger(maxChars) || maxChars < 1) {
+    throw new WebgateError("invalid_request", `max_chars (${maxChars}) must be an integer >= 1`, { details: { field: "max_chars" } });
+  }
   if (start > total) {
     throw new WebgateError("invalid_request", `start (${start}) is beyond total_chars (${total})`, { details: { field: "start" } });
   }

@@ -142,5 +142,51 @@ export function createTurndownService(baseUrl: string | null, overrides: Turndow
       return `[${content}](${escapeLinkDestination(href)}${titlePart})`;
     },
   });
+  indexRulesByTag(service);
   return service;
+}
+
+type Filter = string | string[] | ((node: unknown, options: unknown) => boolean);
+interface Rule {
+  filter: Filter;
+}
+interface RulesInternals {
+  array: Rule[];
+  _keep: Rule[];
+  _remove: Rule[];
+  blankRule: Rule;
+  defaultRule: Rule;
+  forNode(node: { nodeName: string; isBlank?: boolean }): Rule;
+}
+
+function matches(rule: Rule, node: { nodeName: string }, options: unknown): boolean {
+  const filter = rule.filter;
+  if (typeof filter === "function") return filter.call(rule, node, options);
+  const name = node.nodeName.toLowerCase();
+  return typeof filter === "string" ? filter === name : filter.includes(name);
+}
+
+/**
+ * turndown 7.2.5 picks a node's rule by trying all ~35 rules in order, lower-casing the node name
+ * for each tag filter. This replaces that lookup with the same ordered search over only the rules
+ * that can match the tag (tag filters for it, and every function filter), computed once per tag:
+ * the same first match, so the same Markdown (a test compares), with less work per element.
+ */
+function indexRulesByTag(service: TurndownService): void {
+  const rules = (service as unknown as { rules: RulesInternals }).rules;
+  const options = service.options;
+  const byTag = new Map<string, Rule[]>();
+  rules.forNode = function forNode(node) {
+    if (node.isBlank) return rules.blankRule;
+    let candidates = byTag.get(node.nodeName);
+    if (candidates === undefined) {
+      const name = node.nodeName.toLowerCase();
+      candidates = rules.array.filter((r) => typeof r.filter === "function" || (typeof r.filter === "string" ? r.filter === name : r.filter.includes(name)));
+      byTag.set(node.nodeName, candidates);
+    }
+    for (const rule of candidates) if (typeof rule.filter !== "function" || rule.filter.call(rule, node, options)) return rule;
+    for (const rule of rules._keep) if (matches(rule, node, options)) return rule;
+    for (const rule of rules._remove) if (matches(rule, node, options)) return rule;
+    return rules.defaultRule;
+  };
 }

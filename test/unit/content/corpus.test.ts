@@ -124,10 +124,15 @@ describe.skipIf(!present)("corpus: readability pages", () => {
     expect((converted.length - differing.length) / converted.length).toBeGreaterThanOrEqual(0.95);
   });
 
-  it("speed-only changes change nothing: no tree copy, light copy of the article", () => {
+  it("speed-only changes change nothing: no tree copy, light copy of the article, rule index", () => {
     for (const c of converted) {
       expect(convertFullPage(c.html, PAGE_URL, true).markdown, c.page.name).toBe(c.full.markdown);
       if (c.main.extractor === "readability") expect(convertMainContent(c.html, PAGE_URL, true)?.markdown, c.page.name).toBe(c.main.markdown);
+      // The per-tag rule index against turndown's own rule lookup.
+      const indexed = createTurndownService(PAGE_URL);
+      const plainLookup = createTurndownService(PAGE_URL);
+      delete (plainLookup as unknown as { rules: { forNode?: unknown } }).rules.forNode;
+      expect(turndownSingleUse(indexed, parseLightDocument(c.html).body), c.page.name).toBe(turndownSingleUse(plainLookup, parseLightDocument(c.html).body));
     }
   });
 });

@@ -40,6 +40,23 @@ describe("paginate", () => {
     }
   });
 
+  it.each([
+    [-1, 10, "start"],
+    [1.5, 10, "start"],
+    [Number.NaN, 10, "start"],
+    [0, 0, "max_chars"],
+    [0, -5, "max_chars"],
+    [0, 2.5, "max_chars"],
+  ])("start %s, maxChars %s is invalid_request on %s", (start, max, field) => {
+    try {
+      paginate("abc", start, max);
+      expect.unreachable();
+    } catch (e) {
+      expect((e as WebgateError).code).toBe("invalid_request");
+      expect((e as WebgateError).details).toEqual({ field });
+    }
+  });
+
   it("never splits a surrogate pair at the end", () => {
     const s = "ab😀cd"; // 😀 occupies indices 2 and 3
     expect(paginate(s, 0, 3)).toEqual({ start: 0, end: 2, nextStart: 2, content: "ab" });

@@ -1,8 +1,12 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import TurndownService from "turndown";
 import { decode as whatwgDecode } from "whatwg-encoding";
 import { decodeBody } from "../../../shared/content/decode";
+import { turndownSingleUse } from "../../../shared/content/html-to-markdown";
+import { parseLightDocument } from "../../../shared/content/light-dom";
 import { createTurndownService } from "../../../shared/content/turndown-setup";
 
 // Speed-only changes must not change output: each fast path is checked against the code it replaces.
@@ -19,7 +23,20 @@ describe("speed-only fast paths", () => {
     );
   });
 
-  it("UTF-8 through TextDecoder equals whatwg-encoding's decode for valid UTF-8", () => {
+  it("the per-tag rule index picks the rule turndown's lookup picks", () => {
+    const html = readFileSync(path.resolve(__dirname, "../../fixtures/content/article.html"), "utf8") + "<table><tr><th>h</th></tr><tr><td><del>x</del> <code>c</code></td></tr></table><pre><code class=\"language-js\">a</code></pre><ul><li><input type=checkbox checked> done</li></ul><p><a href=\"/x\">l</a><img src=\"i.png\"><a href=\"javascript:x\">j</a></p>";
+    const indexed = createTurndownService("https://example.com/");
+    const plainLookup = createTurndownService("https://example.com/");
+    delete (plainLookup as unknown as { rules: { forNode?: unknown } }).rules.forNode;
+    const out = turndownSingleUse(indexed, parseLightDocument(html).body);
+    expect(out).toBe(turndownSingleUse(plainLookup, parseLightDocument(html).body));
+    expect(indexed.turndown(html)).toBe(plainLookup.turndown(html));
+    expect(out).toContain("~~x~~");
+    expect(out).toContain("```js\na\n```");
+    expect(out).toContain("[l](https://example.com/x)");
+  });
+
+  it("UTF-8 through the native decoder equals whatwg-encoding's decode for valid UTF-8", () => {
     fc.assert(
       fc.property(fc.string({ unit: "grapheme", maxLength: 100 }), fc.boolean(), (text, bom) => {
         const bytes = new TextEncoder().encode(text);
