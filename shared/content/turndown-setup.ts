@@ -113,6 +113,25 @@ export function createTurndownService(baseUrl: string | null, overrides: Turndow
     replacement: (content, node) => (asRuleNode(node).nodeName === "TR" ? `\n\n${content}\n\n` : ` ${content} `),
   });
 
+  // turndown pads list markers to four columns ("-   item", "1.  item"). CommonMark needs only
+  // the marker and one space; the padding is pure token cost for an agent. Continuation lines
+  // are indented to the content column, so nested lists and paragraphs stay inside the item.
+  service.addRule("webgateListItem", {
+    filter: "li",
+    replacement: (content, node, options) => {
+      const el = node as unknown as RuleNode & { parentNode: (RuleNode & { children: ArrayLike<unknown> }) | null; nextSibling: unknown };
+      let prefix = `${options.bulletListMarker ?? "-"} `;
+      const parent = el.parentNode;
+      if (parent !== null && parent.nodeName === "OL") {
+        const start = parent.getAttribute("start");
+        const index = Array.prototype.indexOf.call(parent.children, node);
+        prefix = `${start !== null && start.trim() !== "" && Number.isFinite(Number(start)) ? Number(start) + index : index + 1}. `;
+      }
+      const body = content.replace(/^\n+/, "").replace(/\n+$/, "\n").replace(/\n/gm, `\n${" ".repeat(prefix.length)}`);
+      return prefix + body + (el.nextSibling && !body.endsWith("\n") ? "\n" : "");
+    },
+  });
+
   service.addRule("webgateImage", {
     filter: "img",
     replacement: (_content, node) => {

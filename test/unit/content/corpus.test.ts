@@ -42,6 +42,21 @@ const DEVIATIONS: Readonly<Record<string, string>> = {
   "non-definitive heading row with th (not converted)": "the plugin adds an empty header row instead of keeping the table as HTML",
 };
 
+/**
+ * Cases that differ only in list layout: webgate writes a list marker with one space ("- item",
+ * "1. item", the CommonMark minimum) and indents continuation lines to the content column,
+ * where turndown pads markers to four columns. For these the test checks that the text is the
+ * same once the layout whitespace is folded away.
+ */
+const LIST_LAYOUT_DEVIATIONS = [
+  "checked inputs", "html in blockquote", "list spacing", "multilined and bizarre formatting",
+  "nested ols and uls", "nested uls", "ol", "ol with content", "ol with paragraphs", "ol with start",
+  "trailing whitespace in li", "ul", "ul with blockquote", "ul with custom bullet", "ul with paragraph",
+  "unchecked inputs",
+];
+
+const foldLayout = (markdown: string) => markdown.replace(/\s+/g, " ").trim();
+
 interface TurndownCase {
   name: string;
   html: string;
@@ -60,10 +75,12 @@ describe.skipIf(!present)("corpus: turndown cases through webgate's turndown set
       const fast = turndownSingleUse(createTurndownService(null, options), parseLightDocument(c.html).body);
       const spec = createTurndownService(null, options).turndown(c.html);
       expect(fast, c.name).toBe(spec);
-      if (fast !== c.markdown) failing.push(c.name);
+      if (fast === c.markdown) continue;
+      failing.push(c.name);
+      if (LIST_LAYOUT_DEVIATIONS.includes(c.name)) expect(foldLayout(fast), c.name).toBe(foldLayout(c.markdown));
     }
     expect(cases.length).toBeGreaterThan(150);
-    expect(failing.sort()).toEqual(Object.keys(DEVIATIONS).sort());
+    expect(failing.sort()).toEqual([...Object.keys(DEVIATIONS), ...LIST_LAYOUT_DEVIATIONS].sort());
   });
 });
 

@@ -11,7 +11,7 @@ const fixture = (name: string) => readFileSync(path.resolve(__dirname, "../../fi
 describe("htmlToMarkdown conversion rules (whole page)", () => {
   it("ATX headings, - bullets, ordered lists, emphasis", () => {
     const md = full("<h1>Title</h1><h2>Sub</h2><ul><li>one</li><li>two</li></ul><ol><li>first</li><li>second</li></ol><p><em>it</em> <strong>bold</strong></p>").markdown;
-    expect(md).toBe("# Title\n\n## Sub\n\n-   one\n-   two\n\n1.  first\n2.  second\n\n_it_ **bold**");
+    expect(md).toBe("# Title\n\n## Sub\n\n- one\n- two\n\n1. first\n2. second\n\n_it_ **bold**");
   });
 
   it("fenced code blocks keep the language and the code verbatim", () => {
