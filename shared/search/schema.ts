@@ -35,16 +35,20 @@ export const searchRequestSchema = z.strictObject({
 export type SearchRequest = z.output<typeof searchRequestSchema>;
 
 /** One normalized result: plain text title and snippet, an http(s) URL, `age` when known. */
-export interface SearchResult {
-  title: string;
-  url: string;
-  snippet: string;
-  age?: string;
-}
+export const searchResultSchema = z.strictObject({
+  title: z.string().describe("Plain text, entities decoded, tags stripped."),
+  url: z.string().describe("An http(s) URL."),
+  snippet: z.string().max(500).describe("Plain text, at most 500 characters."),
+  age: z.string().optional().describe("How old the page is, as the provider said it (when known)."),
+});
+
+export type SearchResult = z.infer<typeof searchResultSchema>;
 
 /** The /search answer; `provider` names the provider that actually answered (after failover). */
-export interface SearchResponse {
-  query: string;
-  provider: ProviderName;
-  results: SearchResult[];
-}
+export const searchResponseSchema = z.strictObject({
+  query: z.string(),
+  provider: z.enum(PROVIDER_NAMES).describe("The provider that answered (after any failover)."),
+  results: z.array(searchResultSchema),
+});
+
+export type SearchResponse = z.infer<typeof searchResponseSchema>;

@@ -1,0 +1,216 @@
+/**
+ * The local API server: plain Node HTTP in front of the same handlers Lambda runs. Each request
+ * becomes an API Gateway REST proxy event; the handler's result becomes the HTTP answer. API keys
+ * (`WEBGATE_API_KEYS`) are checked the way API Gateway checks them, before any handler runs.
+ */
+import http from "node:http";
+import { randomUUID, timingSafeEqual } from "node:crypto";
+import type { AddressInfo } from "node:net";
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from "aws-lambda";
+import { WebgateError, toErrorBody, type ErrorCode } from "../../shared/errors";
+
+export type LambdaLike = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
+
+export interface Route {
+  method: "GET" | "POST";
+  path: string;
+  handler: LambdaLike;
+}
+
+export interface LocalServerOptions {
+  routes: Route[];
+  /** Static JSON documents served without a key (e.g. /openapi.json). */
+  documents?: Record<string, unknown>;
+  apiKeys: string[];
+  port: number;
+  /** One line per request; defaults to stdout. */
+  log?: (line: Record<string, unknown>) => void;
+  /** Largest request body read (API Gateway's own limit is 10 MB; ours is far lower). */
+  maxBodyBytes?: number;
+}
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  server: http.Server;
+  close(): Promise<void>;
+}
+
+export async function startHttpFrontend(options: LocalServerOptions): Promise<RunningServer> {
+  const log = options.log ?? ((line) => process.stdout.write(`${JSON.stringify(line)}\n`));
+  const maxBody = options.maxBodyBytes ?? 1_048_576;
+  const server = http.createServer((req, res) => {
+    const started = performance.now();
+    const requestId = randomUUID();
+    const url = new URL(req.url ?? "/", "http://local");
+    const answer = (status: number, body: string, headers: Record<string, string> = {}) => {
+      res.writeHead(status, { "content-type": "application/json; charset=utf-8", "x-request-id": requestId, ...headers });
+      res.end(body);
+      log({ level: "info", message: "request", path: url.pathname, method: req.method, status, ms: Math.round(performance.now() - started), request_id: requestId });
+    };
+    const document = options.documents?.[url.pathname];
+    if (document !== undefined && req.method === "GET") {
+      answer(200, JSON.stringify(document));
+      return;
+    }
+    const candidates = options.routes.filter((r) => r.path === url.pathname);
+    if (candidates.length === 0) {
+      answer(404, errorBody("not_found", `No route ${url.pathname}.`, requestId));
+      return;
+    }
+    // API Gateway checks the key before it routes by method or runs the integration.
+    if (options.apiKeys.length > 0 && !keyMatches(req.headers["x-api-key"], options.apiKeys)) {
+      res.writeHead(403, { "content-type": "application/json", "x-amzn-errortype": "ForbiddenException" });
+      res.end(JSON.stringify({ message: "Forbidden" }));
+      log({ level: "info", message: "request", path: url.pathname, method: req.method, status: 403, ms: 0, request_id: requestId });
+      return;
+    }
+    const route = candidates.find((r) => r.method === req.method);
+    if (!route) {
+      answer(405, errorBody("method_not_allowed", `${req.method ?? "?"} is not allowed on ${url.pathname}.`, requestId), {
+        allow: candidates.map((r) => r.method).join(", "),
+      });
+      return;
+    }
+    readBody(req, maxBody)
+      .then(async (body) => {
+        if (body === undefined) {
+          answer(400, errorBody("invalid_request", `The request body is larger than ${maxBody} bytes.`, requestId));
+          return;
+        }
+        const event = toEvent(req, url, body, requestId);
+        const result = await route.handler(event, lambdaContext(requestId));
+        // The handler logs its own line; the frontend adds none for routed requests.
+        res.writeHead(result.statusCode, flatHeaders(result.headers));
+        res.end(result.body);
+      })
+      .catch((error: unknown) => {
+        answer(500, errorBody("internal", "Internal error.", requestId));
+        log({ level: "error", message: "local server failure", error: String(error), request_id: requestId });
+      });
+  });
+  server.keepAliveTimeout = 5_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port, "127.0.0.1", () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    server,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+function keyMatches(given: string | string[] | undefined, keys: string[]): boolean {
+  if (typeof given !== "string") return false;
+  const a = Buffer.from(given);
+  // Constant-time comparison against every key, so timing does not reveal a key's prefix.
+  let ok = false;
+  for (const key of keys) {
+    const b = Buffer.from(key);
+    if (a.length === b.length && timingSafeEqual(a, b)) ok = true;
+  }
+  return ok;
+}
+
+function readBody(req: http.IncomingMessage, max: number): Promise<Buffer | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let tooLarge = false;
+    req.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > max) tooLarge = true;
+      else chunks.push(chunk);
+    });
+    req.on("end", () => resolve(tooLarge ? undefined : Buffer.concat(chunks)));
+    req.on("error", reject);
+  });
+}
+
+function toEvent(req: http.IncomingMessage, url: URL, body: Buffer, requestId: string): APIGatewayProxyEvent {
+  const headers: Record<string, string> = {};
+  const multiValueHeaders: Record<string, string[]> = {};
+  for (let i = 0; i < req.rawHeaders.length; i += 2) {
+    const name = req.rawHeaders[i]!;
+    const value = req.rawHeaders[i + 1]!;
+    headers[name] = value;
+    (multiValueHeaders[name] ??= []).push(value);
+  }
+  const query: Record<string, string> = {};
+  const multiQuery: Record<string, string[]> = {};
+  for (const [name, value] of url.searchParams) {
+    query[name] = value;
+    (multiQuery[name] ??= []).push(value);
+  }
+  const hasQuery = Object.keys(query).length > 0;
+  const method = req.method ?? "GET";
+  return {
+    resource: url.pathname,
+    path: url.pathname,
+    httpMethod: method,
+    headers,
+    multiValueHeaders,
+    queryStringParameters: hasQuery ? query : null,
+    multiValueQueryStringParameters: hasQuery ? multiQuery : null,
+    pathParameters: null,
+    stageVariables: null,
+    body: body.length > 0 ? body.toString("utf8") : null,
+    isBase64Encoded: false,
+    requestContext: {
+      accountId: "local",
+      apiId: "local",
+      authorizer: null,
+      protocol: `HTTP/${req.httpVersion}`,
+      httpMethod: method,
+      identity: {
+        accessKey: null, accountId: null, apiKey: null, apiKeyId: null, caller: null, clientCert: null,
+        cognitoAuthenticationProvider: null, cognitoAuthenticationType: null, cognitoIdentityId: null,
+        cognitoIdentityPoolId: null, principalOrgId: null, sourceIp: req.socket.remoteAddress ?? "127.0.0.1", user: null,
+        userAgent: req.headers["user-agent"] ?? null, userArn: null,
+      },
+      path: url.pathname,
+      stage: "local",
+      requestId,
+      requestTimeEpoch: Date.now(),
+      resourceId: "local",
+      resourcePath: url.pathname,
+    },
+  };
+}
+
+function lambdaContext(requestId: string): Context {
+  return {
+    callbackWaitsForEmptyEventLoop: false,
+    functionName: "webgate-local",
+    functionVersion: "$LATEST",
+    invokedFunctionArn: "arn:aws:lambda:local:000000000000:function:webgate-local",
+    memoryLimitInMB: "1024",
+    awsRequestId: requestId,
+    logGroupName: "local",
+    logStreamName: "local",
+    getRemainingTimeInMillis: () => 30_000,
+    done: () => undefined,
+    fail: () => undefined,
+    succeed: () => undefined,
+  };
+}
+
+function flatHeaders(headers: APIGatewayProxyResult["headers"]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers ?? {})) out[name] = String(value);
+  return out;
+}
+
+function errorBody(code: ErrorCode, message: string, requestId: string): string {
+  return JSON.stringify(toErrorBody(new WebgateError(code, message), requestId).body);
+}

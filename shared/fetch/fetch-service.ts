@@ -1,0 +1,144 @@
+/**
+ * /fetch: the guarded fetch, conversion and paging from a stored snapshot, without any
+ * transport concerns. Everything it talks to comes in through {@link FetchServiceDeps}.
+ */
+import { WebgateError } from "../errors";
+import type { SnapshotCache, Clock } from "../cache/snapshot-cache";
+import type { SnapshotManifest, SnapshotMeta } from "../cache/page-store";
+import { cacheKeyFor } from "../cache/cache-key";
+import { paginate } from "../content/paginate";
+import { renderDocument } from "../content/render";
+import { checkUrl } from "../guard/url-policy";
+import type { GuardPolicy } from "../guard/policy";
+import type { GuardedClient } from "../guard/guarded-get";
+import type { FetchRequest, FetchResponse } from "./schema";
+
+/**
+ * Bumped whenever the conversion changes its output, so snapshots made by an older conversion
+ * are never served as if made by the current one.
+ */
+export const CONVERSION_VERSION = "1";
+
+export interface FetchObservation {
+  cache: "hit" | "miss" | "bypass";
+  finalHost: string;
+  bytes: number;
+  originMs: number | undefined;
+  originBytes: number | undefined;
+}
+
+export interface FetchServiceDeps {
+  guarded: GuardedClient;
+  cache: SnapshotCache;
+  clock: Clock;
+  policy: GuardPolicy;
+}
+
+export async function fetchPage(request: FetchRequest, deps: FetchServiceDeps): Promise<{ body: FetchResponse; observation: FetchObservation }> {
+  // The URL policy runs before the cache: a refused URL is refused even if a snapshot exists.
+  const url = checkUrl(request.url, deps.policy);
+  const urlKey = cacheKeyFor(url, `${request.main_content ? "main" : "full"}:v${CONVERSION_VERSION}`);
+  let origin: { ms: number; bytes: number } | undefined;
+  const produce = async () => {
+    const produced = await produceSnapshot(url, request.main_content, deps.guarded);
+    origin = produced.origin;
+    return { content: produced.content, meta: produced.meta };
+  };
+  // One character past the page lets paging see whether the page would end inside a surrogate pair.
+  const readEnd = request.start + request.max_chars + 1;
+
+  let cache: FetchResponse["cache"];
+  let manifest: SnapshotManifest;
+  let slice: string;
+  if (request.snapshot_id !== undefined) {
+    const handle = await deps.cache.getById(urlKey, request.snapshot_id);
+    manifest = handle.manifest;
+    checkStart(request.start, manifest.totalChars);
+    slice = await handle.read(request.start, readEnd);
+    cache = "hit";
+  } else {
+    const got = await deps.cache.getPage(urlKey, { maxAgeS: request.max_age, produce, start: request.start, end: readEnd });
+    ({ cache, manifest, content: slice } = got);
+    checkStart(request.start, manifest.totalChars);
+  }
+
+  const page = paginate(slice, 0, request.max_chars);
+  const end = request.start + page.end;
+  const meta = manifest.meta;
+  const now = deps.clock.now();
+  const body: FetchResponse = {
+    url: meta.url,
+    final_url: meta.finalUrl,
+    redirects: meta.redirects,
+    status: meta.status,
+    content_type: meta.contentType,
+    charset: meta.charset,
+    title: meta.title,
+    extractor: meta.extractor,
+    total_chars: manifest.totalChars,
+    start: request.start,
+    end,
+    next_start: end < manifest.totalChars ? end : null,
+    content: page.content,
+    snapshot: {
+      id: manifest.id,
+      sha256: manifest.sha256,
+      fetched_at: new Date(manifest.fetchedAt).toISOString(),
+      age_s: Math.max(0, Math.floor((now - manifest.fetchedAt) / 1000)),
+    },
+    cache,
+  };
+  return {
+    body,
+    observation: {
+      cache,
+      finalHost: new URL(meta.finalUrl).host,
+      bytes: Buffer.byteLength(page.content, "utf8"),
+      originMs: origin?.ms,
+      originBytes: origin?.bytes,
+    },
+  };
+}
+
+function checkStart(start: number, total: number): void {
+  if (start > total) {
+    throw new WebgateError("invalid_request", `Field "start": ${start} is beyond the end of the content (total_chars ${total}).`, {
+      details: { field: "start", total_chars: total },
+    });
+  }
+}
+
+async function produceSnapshot(
+  url: URL,
+  mainContent: boolean,
+  guarded: GuardedClient,
+): Promise<{ content: string; meta: SnapshotMeta; origin: { ms: number; bytes: number } }> {
+  const response = await guarded.get(url.href);
+  if (response.status < 200 || response.status > 299) {
+    throw new WebgateError("upstream_status", `The origin answered with HTTP status ${response.status}.`, {
+      // An origin's 5xx or 429 may pass; its 4xx will not.
+      retryable: response.status >= 500 || response.status === 429,
+      details: { upstream_status: response.status },
+    });
+  }
+  const rendered = renderDocument({
+    body: response.body,
+    contentType: response.headers["content-type"],
+    finalUrl: response.finalUrl,
+    mainContent,
+  });
+  return {
+    content: rendered.content,
+    meta: {
+      url: response.url,
+      finalUrl: response.finalUrl,
+      redirects: response.redirects,
+      status: response.status,
+      contentType: rendered.contentType,
+      charset: rendered.charset,
+      title: rendered.title,
+      extractor: rendered.extractor,
+    },
+    origin: { ms: response.elapsedMs, bytes: response.body.length },
+  };
+}

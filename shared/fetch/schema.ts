@@ -1,0 +1,87 @@
+/**
+ * The /fetch request contract. The same schema validates a POST body and a GET query string
+ * (whose values arrive as strings and are converted by {@link fromQuery} first), so both forms
+ * accept exactly the same requests.
+ */
+import { z } from "zod";
+
+export const FETCH_LIMITS = {
+  maxCharsMin: 1_000,
+  maxCharsMax: 100_000,
+  maxCharsDefault: 30_000,
+  maxAgeMax: 86_400,
+  maxAgeDefault: 600,
+} as const;
+
+export const fetchRequestSchema = z.strictObject({
+  url: z.string({ error: "must be a string" }).min(1, "must not be empty"),
+  start: z.number({ error: "must be a number" }).int("must be a whole number").min(0, "must be 0 or more").default(0),
+  max_chars: z
+    .number({ error: "must be a number" })
+    .int("must be a whole number")
+    .min(FETCH_LIMITS.maxCharsMin, `must be at least ${FETCH_LIMITS.maxCharsMin}`)
+    .max(FETCH_LIMITS.maxCharsMax, `must be at most ${FETCH_LIMITS.maxCharsMax}`)
+    .default(FETCH_LIMITS.maxCharsDefault),
+  max_age: z
+    .number({ error: "must be a number" })
+    .int("must be a whole number")
+    .min(0, "must be 0 or more")
+    .max(FETCH_LIMITS.maxAgeMax, `must be at most ${FETCH_LIMITS.maxAgeMax}`)
+    .default(FETCH_LIMITS.maxAgeDefault),
+  snapshot_id: z
+    .string({ error: "must be a string" })
+    .regex(/^[A-Za-z0-9_-]{1,64}$/, "must be a snapshot id returned by an earlier /fetch")
+    .optional(),
+  main_content: z.boolean({ error: "must be true or false" }).default(true),
+});
+
+export type FetchRequest = z.infer<typeof fetchRequestSchema>;
+
+const NUMERIC_FIELDS = new Set(["start", "max_chars", "max_age"]);
+const BOOLEAN_FIELDS = new Set(["main_content"]);
+
+/**
+ * Query-string values are strings: whole decimal numbers and `true`/`false` become numbers and
+ * booleans; anything else stays a string so the schema reports the field's type error.
+ */
+export function fromQuery(query: Record<string, string>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(query)) {
+    if (NUMERIC_FIELDS.has(name) && /^-?\d{1,15}$/.test(value)) out[name] = Number(value);
+    else if (BOOLEAN_FIELDS.has(name) && (value === "true" || value === "false")) out[name] = value === "true";
+    else out[name] = value;
+  }
+  return out;
+}
+
+const redirectHopSchema = z.object({
+  url: z.string().describe("The URL that answered with a redirect."),
+  status: z.number().int().describe("Its redirect status (301, 302, 303, 307 or 308)."),
+  location: z.string().describe("Where it pointed, resolved against `url`."),
+});
+
+/** The 200 answer of /fetch. The OpenAPI document is generated from this schema. */
+export const fetchResponseSchema = z.strictObject({
+  url: z.string().describe("The requested URL as the guard normalized it (http upgraded to https, fragment dropped)."),
+  final_url: z.string().describe("The URL the content came from, after redirects."),
+  redirects: z.array(redirectHopSchema).describe("Every redirect followed, in order."),
+  status: z.number().int().describe("The origin's HTTP status for the final URL."),
+  content_type: z.string().describe("The media type the content was read as."),
+  charset: z.string().describe("The WHATWG encoding used to decode the body."),
+  title: z.string().describe("The page title (HTML `<title>`), or empty."),
+  extractor: z.enum(["readability", "full"]).nullable().describe("How HTML was converted: the extracted article, the whole page, or null for non-HTML."),
+  total_chars: z.number().int().min(0).describe("Length of the whole snapshot content in UTF-16 code units."),
+  start: z.number().int().min(0),
+  end: z.number().int().min(0),
+  next_start: z.number().int().min(0).nullable().describe("`end` while more content is left; null on the last page."),
+  content: z.string().describe("The snapshot content from `start` to `end` (Markdown for HTML)."),
+  snapshot: z.strictObject({
+    id: z.string().describe("Pass as `snapshot_id` to read further pages of exactly this snapshot."),
+    sha256: z.string().regex(/^[0-9a-f]{64}$/).describe("Lowercase hex SHA-256 of the whole content's UTF-8 bytes."),
+    fetched_at: z.string().describe("When the origin was fetched (ISO 8601)."),
+    age_s: z.number().int().min(0).describe("Seconds since `fetched_at`."),
+  }),
+  cache: z.enum(["hit", "miss", "bypass"]).describe("hit: served from a stored snapshot; miss: fetched and stored; bypass: fetched, the store being unavailable."),
+});
+
+export type FetchResponse = z.infer<typeof fetchResponseSchema>;

@@ -1,0 +1,65 @@
+import type http from "node:http";
+import type { APIGatewayProxyResult } from "aws-lambda";
+import { loadConfig } from "../../shared/config";
+import { createFetchHandler } from "../../shared/fetch/fetch-route";
+import { createMemoryTelemetry, type MemoryTelemetry } from "../../shared/observability/telemetry";
+import type { DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { apiGatewayEvent, lambdaContext, type EventInput } from "./apigw-event";
+import { startOrigin, type Origin } from "./origin";
+import { MapResolver, RoutingDialer } from "./test-network";
+
+/** A clock tests move by hand. */
+export class ManualClock {
+  constructor(public ms = Date.parse("2026-11-29T12:00:00Z")) {}
+  now(): number {
+    return this.ms;
+  }
+  advance(seconds: number): void {
+    this.ms += seconds * 1000;
+  }
+}
+
+export interface Site {
+  [path: string]: (req: http.IncomingMessage, res: http.ServerResponse) => void;
+}
+
+/**
+ * The /fetch handler on a real page store, in front of a scripted origin that public-looking
+ * names resolve to (through the fake resolver) and that the routing dialer reaches on loopback.
+ */
+export async function startFetchApp(options: { dynamo: DynamoDBClient; tableName: string; env?: Record<string, string> }) {
+  let site: Site = {};
+  const origin: Origin = await startOrigin((req, res) => {
+    const route = site[req.url ?? ""];
+    if (route) route(req, res);
+    else res.writeHead(404, { "content-type": "text/html" }).end("<title>missing</title>not here");
+  });
+  const resolver = new MapResolver({ "site.example.com": ["93.184.215.14"], "other.example.org": ["93.184.215.34"], "private.example.net": ["10.1.2.3"] });
+  const dialer = new RoutingDialer({ plain: origin.port });
+  const clock = new ManualClock();
+  const telemetry: MemoryTelemetry = createMemoryTelemetry();
+  const config = loadConfig({ WEBGATE_TABLE_NAME: options.tableName, WEBGATE_FETCH_TIMEOUT_MS: "5000", ...options.env });
+  const handler = createFetchHandler({ config, dynamo: options.dynamo, resolver, dialer, clock, telemetry });
+  const call = async (input: Omit<EventInput, "path"> & { path?: string }): Promise<{ res: APIGatewayProxyResult; json: any }> => {
+    const res = await handler(apiGatewayEvent({ path: "/fetch", ...input }), lambdaContext());
+    return { res, json: JSON.parse(res.body) };
+  };
+  return {
+    origin,
+    resolver,
+    dialer,
+    clock,
+    telemetry,
+    setSite: (next: Site) => (site = next),
+    post: (body: object | string) => call({ method: "POST", body }),
+    get: (query: Record<string, string | string[]>) => call({ method: "GET", query }),
+    close: () => origin.close(),
+  };
+}
+
+export function html(body: string, headers: Record<string, string> = {}) {
+  return (_req: http.IncomingMessage, res: http.ServerResponse) => {
+    res.writeHead(200, { "content-type": "text/html; charset=utf-8", ...headers });
+    res.end(body);
+  };
+}
