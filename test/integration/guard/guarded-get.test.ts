@@ -220,6 +220,22 @@ describe("guarded GET", () => {
     expect(error.message).not.toContain("10.0.0.5");
   });
 
+  it.each([
+    ["the metadata address", "http://169.254.169.254/latest/meta-data/", "address_not_allowed"],
+    ["a decimal loopback literal", "http://2130706433/", "address_not_allowed"],
+    ["a scheme-relative metadata URL", "//169.254.169.254/", "address_not_allowed"],
+    ["localhost by name", "http:localhost", "host_not_allowed"],
+    ["a file: URL", "file:///etc/passwd", "url_not_allowed"],
+    ["credentials", "https://user:pass@example.org/", "url_not_allowed"],
+  ])("refuses a redirect to %s without connecting to it (repo's own cases)", async (_name, location, code) => {
+    reset({ "https://example.com/go": { status: 302, location } });
+    const { guarded, dialer } = client(publicDns());
+    const error = await failure(guarded.get("https://example.com/go"));
+    expect(error.code).toBe(code);
+    expect(error.message).toMatch(/^Redirect 1 refused/);
+    expect(dialer.dials).toHaveLength(1);
+  });
+
   it("returns non-redirect 3xx and error statuses as they are", async () => {
     reset({ "https://example.com/404": { status: 404, body: "nope" }, "https://example.com/300": { status: 300, location: "/x" } });
     const { guarded } = client(publicDns());
