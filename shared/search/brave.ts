@@ -33,10 +33,25 @@ const braveAnswer = z.object({
 
 const braveError = z.object({ error: z.object({ code: z.string().optional() }).optional() });
 
-/** First number of Brave's `X-RateLimit-Reset` (seconds until the shortest window resets). */
-function braveResetSeconds(headers: Record<string, string>): number | undefined {
-  const first = headers["x-ratelimit-reset"]?.split(",")[0]?.trim();
-  return first !== undefined && /^\d{1,9}$/.test(first) ? Number(first) : undefined;
+function numberList(value: string | undefined): number[] {
+  return (value ?? "")
+    .split(",")
+    .map((part) => part.trim())
+    .filter((part) => /^\d{1,10}$/.test(part))
+    .map(Number);
+}
+
+/**
+ * Seconds until Brave lets the key search again, from `X-RateLimit-Reset` (one value per
+ * window, e.g. per second and per month): the latest reset among the windows whose
+ * `X-RateLimit-Remaining` is 0, or the first window's when that cannot be told.
+ */
+export function braveResetSeconds(headers: Record<string, string>): number | undefined {
+  const resets = numberList(headers["x-ratelimit-reset"]);
+  const remaining = numberList(headers["x-ratelimit-remaining"]);
+  const exhausted = resets.filter((_, index) => remaining[index] === 0);
+  if (exhausted.length > 0) return Math.max(...exhausted);
+  return resets[0];
 }
 
 function errorCode(body: Buffer): string | undefined {
