@@ -2,10 +2,12 @@
  * `npm start`: serves the API on http://127.0.0.1:$PORT (default 8787) with an in-process
  * DynamoDB emulator. No AWS account needed. See the README for the environment variables.
  */
-import { ConfigError } from "../shared/config";
-import { startLocalApi } from "./lib/local-api";
+// The SDK warns on every start that its future releases will need Node.js 22; Lambda runs 22,
+// and the warning says nothing a developer can act on locally. Set before the SDK loads.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
 
 async function main(): Promise<void> {
+  const { startLocalApi } = await import("./lib/local-api");
   const api = await startLocalApi({ env: process.env });
   process.stdout.write(
     [
@@ -23,6 +25,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`${error instanceof ConfigError ? error.message : String(error)}\n`);
+  // A configuration error lists every problem; anything else is printed as it is.
+  process.stderr.write(`${error instanceof Error && error.name === "ConfigError" ? error.message : String(error)}\n`);
   process.exit(1);
 });

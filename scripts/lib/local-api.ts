@@ -12,7 +12,7 @@ import { createSearchHandler } from "../../shared/search/search-route";
 import { createSecretsManagerClient } from "../../shared/secrets/secrets-manager-client";
 import type { Clock } from "../../shared/cache/snapshot-cache";
 import type { Dialer, Resolver } from "../../shared/http/types";
-import type { Telemetry } from "../../shared/observability/telemetry";
+import { createPowertoolsTelemetry, type Telemetry } from "../../shared/observability/telemetry";
 import { buildOpenApiDocument } from "../../shared/api/openapi";
 import { ensureTable, startLocalDynamo, type LocalDynamo } from "./local-dynamo";
 import { startHttpFrontend, type RunningServer } from "./local-server";
@@ -55,13 +55,14 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
     resolver: options.resolver,
     dialer: options.dialer,
     clock: options.clock,
-    telemetry: options.telemetry,
+    // Locally: the same JSON log line per request as in Lambda, without EMF metric documents.
+    telemetry: options.telemetry ?? createPowertoolsTelemetry("webgate-fetch", { metrics: false }),
   });
   const searchHandler = createSearchHandler({
     config,
     resolver: options.providerResolver ?? systemResolver,
     dialer: options.providerDialer,
-    telemetry: options.telemetry,
+    telemetry: options.telemetry ?? createPowertoolsTelemetry("webgate-search", { metrics: false }),
     ...(config.search.secretArn === undefined ? {} : { secretsManager: createSecretsManagerClient() }),
   });
   const server = await startHttpFrontend({

@@ -27,16 +27,23 @@ const UNITS: Record<MetricUnitName, (typeof MetricUnit)[keyof typeof MetricUnit]
   Bytes: MetricUnit.Bytes,
 };
 
-/** Powertools Logger (JSON lines with the request id) and Metrics (CloudWatch EMF). */
-export function createPowertoolsTelemetry(serviceName: string): Telemetry {
+/**
+ * Powertools Logger (JSON lines with the request id) and Metrics (CloudWatch EMF documents on
+ * stdout, which Lambda turns into metrics). `metrics: false` keeps a local server's output to
+ * one log line per request.
+ */
+export function createPowertoolsTelemetry(serviceName: string, options: { metrics?: boolean } = {}): Telemetry {
   const logger = new Logger({ serviceName });
+  const emitMetrics = options.metrics ?? true;
   const metrics = new Metrics({ namespace: METRICS_NAMESPACE, serviceName });
+  let buffered = 0;
   const clean = (fields: LogFields = {}) => Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
   return {
     info: (message, fields) => logger.info(message, clean(fields)),
     warn: (message, fields) => logger.warn(message, clean(fields)),
     error: (message, fields) => logger.error(message, clean(fields)),
     metric(name, unit, value, dimensions) {
+      if (!emitMetrics) return;
       if (dimensions && Object.keys(dimensions).length > 0) {
         // Dimensioned metrics go out as their own EMF document so that one request's
         // dimensions never leak onto another metric.
@@ -46,8 +53,14 @@ export function createPowertoolsTelemetry(serviceName: string): Telemetry {
         return;
       }
       metrics.addMetric(name, UNITS[unit], value);
+      buffered += 1;
     },
-    flush: () => metrics.publishStoredMetrics(),
+    flush() {
+      // Publishing an empty buffer only prints a warning.
+      if (buffered === 0) return;
+      buffered = 0;
+      metrics.publishStoredMetrics();
+    },
   };
 }
 
