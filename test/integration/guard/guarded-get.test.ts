@@ -1,6 +1,5 @@
 import type http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { WebgateError } from "../../../shared/errors";
 import { createGuardedClient, ORIGIN_REQUEST_HEADERS, type GuardedClient } from "../../../shared/guard/guarded-get";
 import { createHttpClient } from "../../../shared/http/http-client";
 import type { Resolver } from "../../../shared/http/types";
@@ -8,6 +7,7 @@ import { FakeResolver } from "../../helpers/fake-resolver";
 import { startOrigin, type Origin } from "../../helpers/origin";
 import { MapResolver, RoutingDialer } from "../../helpers/test-network";
 import { loadDnsVectors } from "../../helpers/ssrf-vectors";
+import { expectWebgateError } from "../../helpers/expect-error";
 
 /** A scripted origin: answers by scheme + Host + path from a table, and records what it saw. */
 interface Script {
@@ -51,15 +51,7 @@ function client(resolver: Resolver, limits: Parameters<typeof createGuardedClien
   return { guarded, dialer };
 }
 
-async function failure(promise: Promise<unknown>): Promise<WebgateError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(WebgateError);
-    return error as WebgateError;
-  }
-  throw new Error("expected a refusal");
-}
+const failure = expectWebgateError;
 
 function reset(next: Script) {
   script = next;

@@ -1,11 +1,12 @@
 import type { Socket } from "node:net";
 import zlib from "node:zlib";
 import { afterEach, describe, expect, it } from "vitest";
-import { WebgateError } from "../../../shared/errors";
+import type { WebgateError } from "../../../shared/errors";
 import { createHttpClient } from "../../../shared/http/http-client";
 import { createNetDialer } from "../../../shared/http/net-dialer";
 import type { HttpRequest, Resolver } from "../../../shared/http/types";
 import { TEST_CA, startOrigin, startRawOrigin, type Origin } from "../../helpers/origin";
+import { codeOf } from "../../helpers/expect-error";
 
 const noResolver: Resolver = { resolve: () => Promise.reject(new Error("no DNS in this test")) };
 const origins: Origin[] = [];
@@ -28,15 +29,6 @@ function req(url: string, overrides: Partial<HttpRequest> = {}): HttpRequest {
   return { url: new URL(url), signal: AbortSignal.timeout(5_000), connectTimeoutMs: 2_000, maxBytes: 1_000_000, ...overrides };
 }
 
-async function codeOf(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(WebgateError);
-    return (error as WebgateError).code;
-  }
-  throw new Error("expected a rejection");
-}
 
 const client = createHttpClient({ resolver: noResolver });
 

@@ -6,7 +6,6 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { WebgateError } from "../../../shared/errors";
 import { createHttpClient } from "../../../shared/http/http-client";
 import type { Resolver } from "../../../shared/http/types";
 import { createProviders } from "../../../shared/search/provider-factory";
@@ -16,6 +15,7 @@ import type { ProviderName } from "../../../shared/search/schema";
 import { ENV, loadConfig } from "../../../shared/config";
 import type { ProviderKeySource, ProviderKeys } from "../../../shared/secrets/provider-keys";
 import { startStandIn, type Reply, type StandIn } from "../../helpers/provider-stand-in";
+import { expectWebgateError } from "../../helpers/expect-error";
 
 const fixture = (name: string) => readFileSync(path.resolve(__dirname, "../../fixtures/search", name), "utf8");
 const noDns: Resolver = { resolve: () => Promise.reject(new Error("tests never resolve names")) };
@@ -64,15 +64,7 @@ function service(options: { keys?: ProviderKeys; searxng?: boolean; defaultProvi
 
 const hits = () => ({ brave: servers.brave.requests.length, tavily: servers.tavily.requests.length, searxng: servers.searxng.requests.length });
 
-async function failure(promise: Promise<unknown>): Promise<WebgateError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(WebgateError);
-    return error as WebgateError;
-  }
-  throw new Error("expected a failure");
-}
+const failure = expectWebgateError;
 
 describe("search service", () => {
   it("answers from the first configured provider with normalized results", async () => {

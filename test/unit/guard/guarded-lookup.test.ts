@@ -1,12 +1,13 @@
 import type { LookupAddress } from "node:dns";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { WebgateError } from "../../../shared/errors";
+import type { WebgateError } from "../../../shared/errors";
 import type { GuardPolicy } from "../../../shared/guard";
 import { resolveChecked, resolvePolicy, systemResolver } from "../../../shared/guard";
 import { createLookupResolver } from "../../../shared/guard/guarded-lookup";
 import type { FakeStep } from "../../helpers/fake-resolver";
 import { dnsError, FakeResolver } from "../../helpers/fake-resolver";
 import { loadDnsVectors } from "../../helpers/ssrf-vectors";
+import { expectWebgateError } from "../../helpers/expect-error";
 
 const POLICY = resolvePolicy();
 
@@ -19,15 +20,7 @@ function deps(resolver: FakeResolver, options: { policy?: GuardPolicy; signal?: 
   };
 }
 
-async function failure(promise: Promise<unknown>): Promise<WebgateError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(WebgateError);
-    return error as WebgateError;
-  }
-  throw new Error("expected a rejection");
-}
+const failure = expectWebgateError;
 
 /** The message and details never carry any of the addresses the name resolved to. */
 function expectNoAddress(error: WebgateError, addresses: string[]): void {
