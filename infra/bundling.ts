@@ -1,0 +1,62 @@
+/**
+ * How every webgate Lambda function is bundled: one description that the CDK construct
+ * ({@link ApiFunction}) turns into NodejsFunction `bundling` props and that `npm run bench` turns
+ * into esbuild JS API options, so the bundle the bench measures is the bundle CDK deploys.
+ *
+ * Only `import type` here: the bench loads this file without loading aws-cdk-lib.
+ */
+import type { BuildOptions } from "esbuild";
+
+/**
+ * The bundling settings. NodejsFunction passes each to the esbuild CLI as
+ * `--minify --sourcemap --sources-content=false --target=… --format=… --main-fields=…
+ * --banner:js=… --external:…` with `--platform=node --bundle` (aws-cdk-lib 2.276
+ * `Bundling.buildEsbuildArgs`); {@link esbuildOptions} mirrors exactly that.
+ */
+export const FUNCTION_BUNDLING = {
+  minify: true,
+  sourceMap: true,
+  // Source contents stay out of the map: smaller asset, stack traces still resolve.
+  sourcesContent: false,
+  target: "node22",
+  // The repo is "type": "module"; an ESM bundle (.mjs) tree-shakes best. Some CommonJS
+  // dependencies call require() at run time, which ESM lacks: the banner recreates it.
+  format: "esm",
+  mainFields: ["module", "main"],
+  banner: "import { createRequire as __wgCreateRequire } from 'node:module'; const require = __wgCreateRequire(import.meta.url);",
+  // The AWS SDK v3 comes from the Lambda Node.js 22 runtime instead of the bundle. Bundled, the
+  // two clients add ~330 KB (fetch) and ~300 KB (search) of minified code that every cold start
+  // parses, half of the 600 KB budget per function (issue 6). The cost is version pinning: the
+  // runtime's copy is newer than the 3.1164 the tests run against and moves with runtime
+  // updates. webgate calls only long-stable operations (GetItem, PutItem, Query, BatchWriteItem,
+  // DeleteItem, GetSecretValue) through the client constructors, whose contract SDK v3 keeps
+  // across minor versions. `@smithy/*` goes with it: the runtime's SDK brings its own, and a
+  // second, bundled copy next to it would mix versions.
+  externalModules: ["@aws-sdk/*", "@smithy/*"],
+} as const;
+
+/** The file name NodejsFunction gives the bundle for {@link FUNCTION_BUNDLING}'s format. */
+export const BUNDLE_FILE_NAME = FUNCTION_BUNDLING.format === "esm" ? "index.mjs" : "index.js";
+
+/**
+ * esbuild JS API options equal to what NodejsFunction runs for `entry` with
+ * {@link FUNCTION_BUNDLING} (the CLI runs in `projectRoot`, the lockfile's directory).
+ */
+export function esbuildOptions(entry: string, outfile: string, projectRoot: string): BuildOptions {
+  const b = FUNCTION_BUNDLING;
+  return {
+    entryPoints: [entry],
+    bundle: true,
+    platform: "node",
+    target: b.target,
+    format: b.format,
+    outfile,
+    minify: b.minify,
+    sourcemap: b.sourceMap,
+    sourcesContent: b.sourcesContent,
+    external: [...b.externalModules],
+    mainFields: [...b.mainFields],
+    banner: { js: b.banner },
+    absWorkingDir: projectRoot,
+  };
+}
