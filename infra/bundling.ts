@@ -35,6 +35,16 @@ export const FUNCTION_BUNDLING = {
   // constructors, whose contract SDK v3 keeps across minor versions. `@smithy/*` goes with it:
   // the runtime's SDK brings its own, and a second, bundled copy would mix versions.
   externalModules: ["@aws-sdk/*", "@smithy/*"],
+  // Modules a dependency loads but webgate never runs, replaced by a stub that throws
+  // (infra/bundle-stubs/unused-module.ts says why each is unused): 230 KB of domino and 194 KB
+  // of cssomnom, and domino's start-up work at every cold start. Paths are relative to the
+  // project root, where NodejsFunction runs esbuild. Tests and `npm start` run unbundled, with
+  // the real modules; test/infra/bundling.test.ts converts pages through a bundle built this way
+  // and compares the Markdown with the unbundled pipeline's.
+  alias: {
+    "@mixmark-io/domino": "./infra/bundle-stubs/unused-module.ts",
+    "cssomnom/parse": "./infra/bundle-stubs/unused-module.ts",
+  },
 } as const;
 
 /** The file name NodejsFunction gives the bundle for {@link FUNCTION_BUNDLING}'s format. */
@@ -59,6 +69,7 @@ export function esbuildOptions(entry: string, outfile: string, projectRoot: stri
     external: [...b.externalModules],
     mainFields: [...b.mainFields],
     banner: { js: b.banner },
+    alias: { ...b.alias },
     absWorkingDir: projectRoot,
   };
 }

@@ -114,6 +114,8 @@ export class ApiFunction extends Construct {
         mainFields: [...FUNCTION_BUNDLING.mainFields],
         banner: FUNCTION_BUNDLING.banner,
         externalModules: [...FUNCTION_BUNDLING.externalModules],
+        // NodejsFunction has no alias prop; esbuildArgs passes each as `--alias:from=to`.
+        esbuildArgs: { "--alias": Object.entries(FUNCTION_BUNDLING.alias).map(([from, to]) => `${from}=${to}`) },
       },
     });
     Validations.of(this.function).acknowledge({

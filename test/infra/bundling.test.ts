@@ -1,8 +1,12 @@
+import { readFileSync } from "node:fs";
 import * as path from "node:path";
+import { pathToFileURL } from "node:url";
 import { build } from "esbuild";
 import { describe, expect, it } from "vitest";
 import { BUNDLE_FILE_NAME, FUNCTION_BUNDLING, esbuildOptions } from "../../infra/bundling";
 import { REPO_ROOT } from "../../infra/webgate-stack";
+import { generateArticleHtml } from "../../scripts/lib/article-html";
+import { renderDocument, type RenderInput, type RenderedDocument } from "../../shared/content/render";
 
 describe("function bundling", () => {
   it("maps the shared description onto esbuild options as NodejsFunction's CLI flags do", () => {
@@ -20,6 +24,7 @@ describe("function bundling", () => {
       sourcesContent: false,
       mainFields: ["module", "main"],
       banner: { js: FUNCTION_BUNDLING.banner },
+      alias: { "@mixmark-io/domino": "./infra/bundle-stubs/unused-module.ts", "cssomnom/parse": "./infra/bundle-stubs/unused-module.ts" },
     });
     expect(options.external).toEqual(["@aws-sdk/*", "@smithy/*"]);
     expect(BUNDLE_FILE_NAME).toBe("index.mjs");
@@ -38,5 +43,31 @@ describe("function bundling", () => {
     expect(code).not.toContain("DynamoDB_20120810");
     // The banner recreates require() for CommonJS dependencies inside the ESM bundle.
     expect(code.startsWith("import { createRequire as __wgCreateRequire }")).toBe(true);
+  });
+
+  it("converts pages through the bundled pipeline exactly as unbundled: the aliased modules are never reached", async () => {
+    const outfile = path.join(REPO_ROOT, "cdk.out", "test-bundle", "render.mjs");
+    const built = await build({ ...esbuildOptions(path.join(REPO_ROOT, "shared/content/render.ts"), outfile, REPO_ROOT), metafile: true, logLevel: "silent" });
+    const inputs = Object.keys(built.metafile.inputs);
+    // The stubs replaced both modules: neither library's code is in the bundle.
+    expect(inputs.some((f) => f.includes("@mixmark-io/domino"))).toBe(false);
+    expect(inputs.some((f) => f.includes("cssomnom"))).toBe(false);
+    expect(inputs).toContain("infra/bundle-stubs/unused-module.ts");
+    const bundled = (await import(`${pathToFileURL(outfile).href}?t=${Date.now()}`)) as { renderDocument(input: RenderInput): RenderedDocument };
+
+    const pages = [
+      readFileSync(path.join(REPO_ROOT, "test/fixtures/content/article.html")),
+      Buffer.from(generateArticleHtml(40_000, 7)),
+      // <style> (linkedom's sheet), a table, a string-looking body: every path the stubs sit on.
+      Buffer.from("<html><head><style>p{color:red}</style><title>T</title></head><body><article><h1>Head</h1><p>One <b>two</b> three.</p><table><tr><th>a</th></tr><tr><td>1</td></tr></table><style>.x{}</style></article></body></html>"),
+    ];
+    for (const body of pages) {
+      for (const mainContent of [true, false]) {
+        const input = { body, contentType: "text/html; charset=utf-8", finalUrl: "https://example.com/a/page.html", mainContent };
+        const expected = renderDocument(input);
+        expect(expected.content.length).toBeGreaterThan(20);
+        expect(bundled.renderDocument(input)).toEqual(expected);
+      }
+    }
   });
 });
