@@ -24,17 +24,16 @@ export const FUNCTION_BUNDLING = {
   format: "esm",
   mainFields: ["module", "main"],
   banner: "import { createRequire as __wgCreateRequire } from 'node:module'; const require = __wgCreateRequire(import.meta.url);",
-  // The AWS SDK v3 comes from the Lambda Node.js 22 runtime instead of the bundle (as CDK's own
-  // default for that runtime). Bundled, the two clients add ~330 KB (fetch) and ~300 KB (search)
-  // of minified code, half of issue 6's 600 KB budget per function; external, search fits it.
-  // Measured both ways (`npm run bench -- --only bundle`), cold import time is about the same:
-  // the runtime's SDK is then loaded from disk at init (~35-50 ms per client here) instead of
-  // parsed from the bundle. The cost is version pinning: the runtime's copy is not the 3.1164 the
-  // tests run against and moves with runtime updates. webgate calls only long-stable operations
-  // (GetItem, PutItem, Query, BatchWriteItem, DeleteItem, GetSecretValue) through the client
-  // constructors, whose contract SDK v3 keeps across minor versions. `@smithy/*` goes with it:
-  // the runtime's SDK brings its own, and a second, bundled copy would mix versions.
-  externalModules: ["@aws-sdk/*", "@smithy/*"],
+  // The AWS SDK v3 is bundled, not taken from the Lambda runtime (CDK's default for Node.js 22
+  // would mark `@aws-sdk/*` external). Measured both ways with `npm run bench -- --only bundle`
+  // (docs/performance.md): external saves ~330 KB (fetch) and ~300 KB (search) of bundle, but
+  // every cold start then loads the runtime's unbundled SDK from disk (dozens of CommonJS files,
+  // plus Node's CommonJS export scan for the ESM import), which made the import 20-35 ms slower
+  // than parsing the minified, tree-shaken copy. Bundled, the version is the one the tests ran
+  // against (3.1164), instead of whatever the runtime ships that month. Size is the one cost:
+  // search stays under issue 6's 600 KB once zod is tree-shaken everywhere; fetch misses the
+  // size target either way (iconv-lite's tables, see the docs).
+  externalModules: [] as string[],
   // Modules a dependency loads but webgate never runs, replaced by a stub that throws
   // (infra/bundle-stubs/unused-module.ts says why each is unused): 230 KB of domino and 194 KB
   // of cssomnom, and domino's start-up work at every cold start. Paths are relative to the

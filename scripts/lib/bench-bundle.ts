@@ -3,8 +3,9 @@
  * construct builds it ({@link esbuildOptions} from infra/bundling.ts), its minified size, its
  * largest contributors (from esbuild's metafile), and its cold import time: the median of fresh
  * `node` processes that import the bundle with the environment a Lambda function would have, next
- * to the same for an empty module. For comparison each function is also built with the AWS SDK
- * bundled, the other side of the choice infra/bundling.ts documents.
+ * to the same for an empty module. For comparison each function is also measured with the AWS
+ * SDK left to the runtime (the other side of the choice infra/bundling.ts documents) and without
+ * `--enable-source-maps`.
  */
 import { spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -45,15 +46,21 @@ export const BUNDLE_TARGETS = { maxKb: 600, maxImportOverEmptyMs: 80 } as const;
 interface Variant {
   name: string;
   route: "fetch" | "search" | null;
-  /** Overrides the shared externals (the SDK-bundled comparison). */
+  /** Overrides the shared externals (the SDK-external comparison). */
   external?: string[];
+  /** Runs without NODE_OPTIONS=--enable-source-maps (comparison). */
+  noSourceMaps?: boolean;
 }
+
+const SDK_EXTERNAL = ["@aws-sdk/*", "@smithy/*"];
 
 const VARIANTS: Variant[] = [
   { name: "fetch", route: "fetch" },
   { name: "search", route: "search" },
-  { name: "fetch, SDK bundled (comparison)", route: "fetch", external: [] },
-  { name: "search, SDK bundled (comparison)", route: "search", external: [] },
+  { name: "fetch, SDK from the runtime (comparison)", route: "fetch", external: SDK_EXTERNAL },
+  { name: "search, SDK from the runtime (comparison)", route: "search", external: SDK_EXTERNAL },
+  { name: "fetch, no --enable-source-maps (comparison)", route: "fetch", noSourceMaps: true },
+  { name: "search, no --enable-source-maps (comparison)", route: "search", noSourceMaps: true },
   { name: "empty module", route: null },
 ];
 
@@ -127,7 +134,7 @@ function coldImport(file: string, env: Record<string, string>): Promise<{ import
 /** Builds and measures every variant; returns the bench section and the raw results. */
 export async function benchBundles(options: BundleBenchOptions): Promise<{ section: BenchSection; results: BundleResult[] }> {
   const progress = options.progress ?? (() => undefined);
-  const results: BundleResult[] = [];
+  const built: Array<{ variant: Variant; outfile: string; env: Record<string, string>; bytes: number; top: BundleResult["top"] }> = [];
   for (const variant of VARIANTS) {
     const dir = path.join(options.outDir, variant.name.replace(/[^a-z0-9]+/gi, "-").replace(/-$/, ""));
     const outfile = path.join(dir, BUNDLE_FILE_NAME);
@@ -138,25 +145,32 @@ export async function benchBundles(options: BundleBenchOptions): Promise<{ secti
       writeFileSync(outfile, "export const handler = async () => ({ statusCode: 200, body: '' });\n");
     } else {
       const base = esbuildOptions(path.join(options.repoRoot, "functions", variant.route, "handler.ts"), outfile, options.repoRoot);
-      const built = await build({ ...base, ...(variant.external ? { external: variant.external } : {}), metafile: true, logLevel: "warning" });
-      const output = Object.entries(built.metafile.outputs).find(([name]) => name.endsWith(BUNDLE_FILE_NAME))![1];
+      const result = await build({ ...base, ...(variant.external ? { external: variant.external } : {}), metafile: true, logLevel: "warning" });
+      const output = Object.entries(result.metafile.outputs).find(([name]) => name.endsWith(BUNDLE_FILE_NAME))![1];
       bytes = output.bytes;
       top = topContributors(output.inputs, 8);
     }
     const env = lambdaEnv(variant.route, dir);
-    const runs: Array<{ importMs: number; processMs: number }> = [];
-    for (let i = 0; i < options.runs; i++) runs.push(await coldImport(outfile, env));
-    const result: BundleResult = {
-      name: variant.name,
-      bytes,
-      top,
-      importMs: median(runs.map((r) => r.importMs)),
-      processMs: median(runs.map((r) => r.processMs)),
-      importRunsMs: runs.map((r) => r.importMs),
-    };
-    results.push(result);
-    progress(`  bundle ${variant.name}: ${(bytes / 1024).toFixed(0)} KB, import ${result.importMs.toFixed(0)} ms`);
+    if (variant.noSourceMaps) delete env.NODE_OPTIONS;
+    built.push({ variant, outfile, env, bytes, top });
   }
+  // Rounds: every variant once per round, so a change in machine load hits all of them alike.
+  const runs = built.map(() => [] as Array<{ importMs: number; processMs: number }>);
+  for (let round = 0; round < options.runs; round++) {
+    for (const [i, b] of built.entries()) runs[i]!.push(await coldImport(b.outfile, b.env));
+  }
+  const results: BundleResult[] = built.map((b, i) => {
+    const result: BundleResult = {
+      name: b.variant.name,
+      bytes: b.bytes,
+      top: b.top,
+      importMs: median(runs[i]!.map((r) => r.importMs)),
+      processMs: median(runs[i]!.map((r) => r.processMs)),
+      importRunsMs: runs[i]!.map((r) => r.importMs),
+    };
+    progress(`  bundle ${result.name}: ${(result.bytes / 1024).toFixed(0)} KB, import ${result.importMs.toFixed(0)} ms`);
+    return result;
+  });
 
   const empty = results.find((r) => r.name === "empty module")!;
   const deployed = results.filter((r) => r.name === "fetch" || r.name === "search");
@@ -169,7 +183,7 @@ export async function benchBundles(options: BundleBenchOptions): Promise<{ secti
       return `target ${r.name}: <= ${BUNDLE_TARGETS.maxKb} KB: ${kb(r.bytes)} KB (${sizeOk ? "met" : `NOT met, ${kb(r.bytes - BUNDLE_TARGETS.maxKb * 1024)} KB over`}); import <= empty + ${BUNDLE_TARGETS.maxImportOverEmptyMs} ms: empty + ${over.toFixed(0)} ms (${importOk ? "met" : "NOT met"})`;
     }),
     ...deployed.map((r) => `largest in ${r.name} (KB): ${r.top.map((t) => `${t.source} ${kb(t.bytes)}`).join(", ")}`),
-    `cold import: median of ${options.runs} fresh node ${process.version} processes with a Lambda-like environment (NODE_OPTIONS=--enable-source-maps); with the SDK external, the import includes loading the SDK from node_modules, as Lambda loads its own copy`,
+    `cold import: median of ${options.runs} fresh node ${process.version} processes with a Lambda-like environment (NODE_OPTIONS=--enable-source-maps), variants interleaved round by round; "SDK from the runtime" loads the SDK from node_modules at import, as Lambda loads its own copy`,
   ];
   return {
     results,
