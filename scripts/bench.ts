@@ -1,10 +1,14 @@
 /**
- * `npm run bench [-- <corpus-folder>] [--passes N] [--out file.json]`
+ * `npm run bench [-- <corpus-folder>] [--only conversion,fetch,bundle] [--passes N]
+ *   [--requests N] [--budget S] [--runs N] [--out file.json]`
  *
- * Issue 6's benchmark. This file holds the CONVERSION section: webgate's pipeline (main_content
- * true and false) next to plain turndown, node-html-markdown and Readability + turndown over the
- * same DOM library, on a folder of `<page>/source.html` (+ `expected.html` for quality). Further
- * sections (/fetch latency, bundle size) plug in as more `BenchSection` producers in `main()`.
+ * Issue 6's benchmark, three sections in one run:
+ * - conversion (this file): webgate's pipeline (main_content true and false) next to plain
+ *   turndown, node-html-markdown and Readability + turndown over the same DOM library, on a folder
+ *   of `<page>/source.html` (+ `expected.html` for quality);
+ * - fetch (scripts/lib/bench-fetch.ts): /fetch latency through the local server;
+ * - bundle (scripts/lib/bench-bundle.ts): the functions' bundles as the CDK builds them.
+ * Then one table of issue 6's targets, and the figures as JSON.
  */
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -15,6 +19,9 @@ import { parseHTML } from "linkedom";
 import { NodeHtmlMarkdown } from "node-html-markdown";
 import TurndownService from "turndown";
 import { renderDocument } from "../shared/content/render";
+import { benchBundles } from "./lib/bench-bundle";
+import { benchFetch } from "./lib/bench-fetch";
+import { type BenchSection, renderTable } from "./lib/bench-section";
 import { type CorpusPage, loadCorpus } from "./lib/corpus";
 import { mean, median, scoreMarkdown } from "./lib/quality";
 
@@ -23,14 +30,7 @@ const DEFAULT_CORPUS = path.resolve(REPO_ROOT, "../shared/corpus/readability");
 /** The URL the corpus's expected.html files were resolved against. */
 const PAGE_URL = "http://fakehost/test/page.html";
 
-/** One titled table of the report plus its raw figures for the JSON file. */
-export interface BenchSection {
-  title: string;
-  columns: string[];
-  rows: (string | number)[][];
-  notes: string[];
-  data: unknown;
-}
+export type { BenchSection } from "./lib/bench-section";
 
 interface Contender {
   name: string;
@@ -138,42 +138,90 @@ export function benchConversion(folder: string, passes: number): { section: Benc
   };
 }
 
-function renderTable(section: BenchSection): string {
-  const widths = section.columns.map((c, i) => Math.max(c.length, ...section.rows.map((r) => String(r[i]).length)));
-  const line = (cells: (string | number)[]) => `| ${cells.map((c, i) => String(c).padEnd(widths[i]!)).join(" | ")} |`;
-  return [`### ${section.title}`, "", line(section.columns), `| ${widths.map((w) => "-".repeat(w)).join(" | ")} |`, ...section.rows.map(line), "", ...section.notes.map((n) => `- ${n}`)].join("\n");
+const SECTIONS = ["conversion", "fetch", "bundle"] as const;
+type SectionName = (typeof SECTIONS)[number];
+
+interface Args {
+  folder: string | undefined;
+  only: SectionName[];
+  passes: number;
+  requests: number;
+  budgetS: number;
+  runs: number;
+  out: string | undefined;
 }
 
-function parseArgs(argv: string[]): { folder: string | undefined; passes: number; out: string | undefined } {
-  let folder: string | undefined;
-  let passes = 3;
-  let out: string | undefined;
+function parseArgs(argv: string[]): Args {
+  const args: Args = { folder: undefined, only: [...SECTIONS], passes: 3, requests: 200, budgetS: 60, runs: 10, out: undefined };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
-    if (arg === "--passes") passes = Math.max(3, Number(argv[++i]) || 3);
-    else if (arg === "--out") out = argv[++i];
-    else folder = arg;
+    if (arg === "--passes") args.passes = Math.max(3, Number(argv[++i]) || 3);
+    else if (arg === "--requests") args.requests = Math.max(1, Number(argv[++i]) || 200);
+    else if (arg === "--budget") args.budgetS = Math.max(1, Number(argv[++i]) || 60);
+    else if (arg === "--runs") args.runs = Math.max(1, Number(argv[++i]) || 10);
+    else if (arg === "--out") args.out = argv[++i];
+    else if (arg === "--only") {
+      const names = (argv[++i] ?? "").split(",").map((n) => n.trim()).filter((n) => n.length > 0);
+      const unknown = names.filter((n) => !(SECTIONS as readonly string[]).includes(n));
+      if (unknown.length > 0 || names.length === 0) {
+        console.error(`--only takes a comma-separated list of ${SECTIONS.join(", ")}; got "${argv[i] ?? ""}"`);
+        process.exit(2);
+      }
+      args.only = names as SectionName[];
+    } else args.folder = arg;
   }
-  return { folder, passes, out };
+  return args;
 }
 
-function main(): void {
+/** One row per issue 6 target that the sections run measured, with its figure. */
+function targetsSection(sections: Map<SectionName, BenchSection>): BenchSection {
+  const rows: (string | number)[][] = [];
+  const conversion = sections.get("conversion")?.data as { ratios: Record<string, number> } | undefined;
+  if (conversion) {
+    const f = conversion.ratios["webgate false / turndown"]!;
+    const t = conversion.ratios["webgate true / Readability+turndown"]!;
+    rows.push(["webgate main_content=false MB/s >= 4x plain turndown", `${f.toFixed(2)}x`, f >= 4 ? "met" : "missed"]);
+    rows.push(["webgate main_content=true MB/s >= 1.5x Readability + turndown", `${t.toFixed(2)}x`, t >= 1.5 ? "met" : "missed"]);
+  }
+  const fetch = sections.get("fetch")?.data as { hitToMissP50Ratio1MB: number } | undefined;
+  if (fetch) rows.push(["1 MB page: hit p50 <= 0.25x miss p50", `${fetch.hitToMissP50Ratio1MB.toFixed(3)}x`, fetch.hitToMissP50Ratio1MB <= 0.25 ? "met" : "missed"]);
+  const bundle = sections.get("bundle")?.data as { results: Array<{ name: string; bytes: number; importMs: number }>; targets: { maxKb: number; maxImportOverEmptyMs: number } } | undefined;
+  if (bundle) {
+    const empty = bundle.results.find((r) => r.name === "empty module")!;
+    for (const r of bundle.results.filter((x) => x.name === "fetch" || x.name === "search")) {
+      const kb = r.bytes / 1024;
+      const over = r.importMs - empty.importMs;
+      rows.push([`${r.name} bundle <= ${bundle.targets.maxKb} KB minified`, `${kb.toFixed(0)} KB`, kb <= bundle.targets.maxKb ? "met" : "missed"]);
+      rows.push([`${r.name} cold import <= empty + ${bundle.targets.maxImportOverEmptyMs} ms`, `empty + ${over.toFixed(0)} ms`, over <= bundle.targets.maxImportOverEmptyMs ? "met" : "missed"]);
+    }
+  }
+  return { title: "Targets (issue 6), ratios within this run", columns: ["target", "this run", "status"], rows, notes: [], data: rows };
+}
+
+async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   const folder = path.resolve(args.folder ?? DEFAULT_CORPUS);
-  if (!existsSync(folder)) {
-    console.error(`No corpus folder at ${folder}.\nPass one: npm run bench -- <folder with <page>/source.html and expected.html>`);
+  if (args.only.includes("conversion") && !existsSync(folder)) {
+    console.error(`No corpus folder at ${folder}.\nPass one: npm run bench -- <folder with <page>/source.html and expected.html>\nor run the other sections only: npm run bench -- --only fetch,bundle`);
     process.exit(2);
   }
   const machine = `${os.cpus()[0]?.model ?? "unknown CPU"}, ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB, Node ${process.version}, ${os.platform()} ${os.arch()}`;
   console.log(`webgate bench on ${machine}\n`);
+  const progress = (line: string) => process.stderr.write(`${line}\n`);
 
-  const sections: BenchSection[] = [benchConversion(folder, args.passes).section];
+  const sections = new Map<SectionName, BenchSection>();
+  // Bundles first: their child processes then do not compete with a warm, busy parent.
+  if (args.only.includes("bundle")) sections.set("bundle", (await benchBundles({ repoRoot: REPO_ROOT, outDir: path.join(REPO_ROOT, ".bench", "bundles"), runs: args.runs, progress })).section);
+  if (args.only.includes("conversion")) sections.set("conversion", benchConversion(folder, args.passes).section);
+  if (args.only.includes("fetch")) sections.set("fetch", (await benchFetch({ requests: args.requests, budgetMs: args.budgetS * 1000, progress })).section);
 
-  for (const s of sections) console.log(`${renderTable(s)}\n`);
+  const ordered = SECTIONS.flatMap((name) => sections.get(name) ?? []);
+  const all = [...ordered, targetsSection(sections)];
+  for (const s of all) console.log(`${renderTable(s)}\n`);
   const outFile = path.resolve(args.out ?? path.join(REPO_ROOT, ".bench", `bench-${new Date().toISOString().replace(/[:.]/g, "-")}.json`));
   mkdirSync(path.dirname(outFile), { recursive: true });
-  writeFileSync(outFile, JSON.stringify({ machine, date: new Date().toISOString(), sections: sections.map((s) => ({ title: s.title, data: s.data })) }, null, 2));
+  writeFileSync(outFile, JSON.stringify({ machine, date: new Date().toISOString(), sections: all.map((s) => ({ title: s.title, data: s.data })) }, null, 2));
   console.log(`JSON written to ${outFile}`);
 }
 
-main();
+await main();

@@ -11,6 +11,7 @@ import * as nodejs from "aws-cdk-lib/aws-lambda-nodejs";
 import * as logs from "aws-cdk-lib/aws-logs";
 import { Construct } from "constructs";
 import { METRICS_NAMESPACE } from "../../shared/observability/metric-names";
+import { FUNCTION_BUNDLING } from "../bundling";
 
 /** The actions of AWS's AWSLambdaVPCAccessExecutionRole: ENI management for VPC functions. */
 export const VPC_ENI_ACTIONS = [
@@ -104,19 +105,17 @@ export class ApiFunction extends Construct {
       },
       bundling: {
         forceDockerBundling: false,
-        minify: true,
-        sourceMap: true,
-        // Source contents stay out of the map: smaller bundle, stack traces still resolve.
-        sourcesContent: false,
-        target: "node22",
-        // The repo is "type": "module"; an ESM bundle (.mjs) tree-shakes best. Some CommonJS
-        // dependencies call require() at run time, which ESM lacks: the banner recreates it.
-        format: nodejs.OutputFormat.ESM,
-        mainFields: ["module", "main"],
-        banner: "import { createRequire as __wgCreateRequire } from 'node:module'; const require = __wgCreateRequire(import.meta.url);",
-        // Bundle the AWS SDK too: the runtime's copy is a different, moving version; the pinned
-        // one is what the tests ran against.
-        externalModules: [],
+        // The one description the bench builds with too (infra/bundling.ts), so they cannot drift.
+        minify: FUNCTION_BUNDLING.minify,
+        sourceMap: FUNCTION_BUNDLING.sourceMap,
+        sourcesContent: FUNCTION_BUNDLING.sourcesContent,
+        target: FUNCTION_BUNDLING.target,
+        format: FUNCTION_BUNDLING.format === "esm" ? nodejs.OutputFormat.ESM : nodejs.OutputFormat.CJS,
+        mainFields: [...FUNCTION_BUNDLING.mainFields],
+        banner: FUNCTION_BUNDLING.banner,
+        externalModules: [...FUNCTION_BUNDLING.externalModules],
+        // NodejsFunction has no alias prop; esbuildArgs passes each as `--alias:from=to`.
+        esbuildArgs: { "--alias": Object.entries(FUNCTION_BUNDLING.alias).map(([from, to]) => `${from}=${to}`) },
       },
     });
     Validations.of(this.function).acknowledge({

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { ERROR_CODES, type ErrorCode } from "../errors";
 
 /** The error body every route answers with; the OpenAPI document is generated from it. */

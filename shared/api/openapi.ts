@@ -3,7 +3,7 @@
  * requests and describe responses, so the document cannot drift from the code. A test feeds
  * real responses through the document's own schemas.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { ERROR_TABLE, type ErrorCode } from "../errors";
 import { fetchRequestSchema, fetchResponseSchema } from "../fetch/schema";
 import { searchRequestSchema, searchResponseSchema } from "../search/schema";

@@ -7,7 +7,7 @@
  * storage error into {@link StoreUnavailableError}.
  */
 import { deflateSync, inflateSync } from "node:zlib";
-import { z } from "zod";
+import * as z from "zod";
 import {
   DEFAULT_CHUNK_CHARS,
   chunkSpans,

@@ -3,7 +3,7 @@
  * (whose values arrive as strings and are converted by {@link fromQuery} first), so both forms
  * accept exactly the same requests.
  */
-import { z } from "zod";
+import * as z from "zod";
 
 export const FETCH_LIMITS = {
   maxCharsMin: 1_000,

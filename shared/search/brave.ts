@@ -6,7 +6,7 @@
  * limit with 429 plus `X-RateLimit-Reset: <s until the per-second window resets>, <s until the
  * monthly one resets>`; both are mapped here before the common status mapping.
  */
-import { z } from "zod";
+import * as z from "zod";
 import type { HttpClient } from "../http/types";
 import { PROVIDER_LIMITS, type ProviderLimits, type RawResult, type SearchProvider } from "./provider";
 import { authFailedError, parseJsonBody, rateLimitedError, sendProviderRequest, throwForStatus, wrongShapeError } from "./provider-http";

@@ -4,7 +4,7 @@
  * The request is a strict object: an unknown field is refused rather than ignored, so a caller
  * that misspells `max_results` learns it instead of silently getting five results.
  */
-import { z } from "zod";
+import * as z from "zod";
 
 /** The providers webgate speaks to, in the order "first configured" is taken. */
 export const PROVIDER_NAMES = ["brave", "tavily", "searxng"] as const;

@@ -6,7 +6,7 @@
  * `search.formats` in settings.yml (it is off by default), so a 403 or a non-JSON answer is
  * reported as provider_bad_response telling the operator to turn the format on.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { WebgateError } from "../errors";
 import type { HttpClient } from "../http/types";
 import { PROVIDER_LIMITS, type ProviderLimits, type RawResult, type SearchProvider } from "./provider";

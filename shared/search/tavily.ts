@@ -6,7 +6,7 @@
  * Tavily's own statuses beyond the common ones: 432 (plan or key usage limit) and 433
  * (pay-as-you-go limit) are quota refusals, mapped to provider_rate_limited like a 429.
  */
-import { z } from "zod";
+import * as z from "zod";
 import type { HttpClient } from "../http/types";
 import { PROVIDER_LIMITS, type ProviderLimits, type RawResult, type SearchProvider } from "./provider";
 import { parseJsonBody, rateLimitedError, sendProviderRequest, throwForStatus, wrongShapeError } from "./provider-http";

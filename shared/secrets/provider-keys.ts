@@ -14,7 +14,7 @@
  * A key's value never appears in an error message, a cause or a log field.
  */
 import { GetSecretValueCommand, type SecretsManagerClient } from "@aws-sdk/client-secrets-manager";
-import { z } from "zod";
+import * as z from "zod";
 import { WebgateError } from "../errors";
 
 /** Keys for the providers that need one. An absent key means the provider is not configured. */

@@ -1,0 +1,74 @@
+/**
+ * How every webgate Lambda function is bundled: one description that the CDK construct
+ * ({@link ApiFunction}) turns into NodejsFunction `bundling` props and that `npm run bench` turns
+ * into esbuild JS API options, so the bundle the bench measures is the bundle CDK deploys.
+ *
+ * Only `import type` here: the bench loads this file without loading aws-cdk-lib.
+ */
+import type { BuildOptions } from "esbuild";
+
+/**
+ * The bundling settings. NodejsFunction passes each to the esbuild CLI as
+ * `--minify --sourcemap --sources-content=false --target=… --format=… --main-fields=…
+ * --banner:js=… --external:…` with `--platform=node --bundle` (aws-cdk-lib 2.276
+ * `Bundling.buildEsbuildArgs`); {@link esbuildOptions} mirrors exactly that.
+ */
+export const FUNCTION_BUNDLING = {
+  minify: true,
+  sourceMap: true,
+  // Source contents stay out of the map: smaller asset, stack traces still resolve.
+  sourcesContent: false,
+  target: "node22",
+  // The repo is "type": "module"; an ESM bundle (.mjs) tree-shakes best. Some CommonJS
+  // dependencies call require() at run time, which ESM lacks: the banner recreates it.
+  format: "esm",
+  mainFields: ["module", "main"],
+  banner: "import { createRequire as __wgCreateRequire } from 'node:module'; const require = __wgCreateRequire(import.meta.url);",
+  // The AWS SDK v3 is bundled, not taken from the Lambda runtime (CDK's default for Node.js 22
+  // would mark `@aws-sdk/*` external). Measured both ways with `npm run bench -- --only bundle`
+  // (docs/performance.md): external saves ~330 KB (fetch) and ~300 KB (search) of bundle, but
+  // every cold start then loads the runtime's unbundled SDK from disk (dozens of CommonJS files,
+  // plus Node's CommonJS export scan for the ESM import), which made the import 20-35 ms slower
+  // than parsing the minified, tree-shaken copy. Bundled, the version is the one the tests ran
+  // against (3.1164), instead of whatever the runtime ships that month. Size is the one cost:
+  // search stays under issue 6's 600 KB once zod is tree-shaken everywhere; fetch misses the
+  // size target either way (iconv-lite's tables, see the docs).
+  externalModules: [] as string[],
+  // Modules a dependency loads but webgate never runs, replaced by a stub that throws
+  // (infra/bundle-stubs/unused-module.ts says why each is unused): 230 KB of domino and 194 KB
+  // of cssomnom, and domino's start-up work at every cold start. Paths are relative to the
+  // project root, where NodejsFunction runs esbuild. Tests and `npm start` run unbundled, with
+  // the real modules; test/infra/bundling.test.ts converts pages through a bundle built this way
+  // and compares the Markdown with the unbundled pipeline's.
+  alias: {
+    "@mixmark-io/domino": "./infra/bundle-stubs/unused-module.ts",
+    "cssomnom/parse": "./infra/bundle-stubs/unused-module.ts",
+  },
+} as const;
+
+/** The file name NodejsFunction gives the bundle for {@link FUNCTION_BUNDLING}'s format. */
+export const BUNDLE_FILE_NAME = FUNCTION_BUNDLING.format === "esm" ? "index.mjs" : "index.js";
+
+/**
+ * esbuild JS API options equal to what NodejsFunction runs for `entry` with
+ * {@link FUNCTION_BUNDLING} (the CLI runs in `projectRoot`, the lockfile's directory).
+ */
+export function esbuildOptions(entry: string, outfile: string, projectRoot: string): BuildOptions {
+  const b = FUNCTION_BUNDLING;
+  return {
+    entryPoints: [entry],
+    bundle: true,
+    platform: "node",
+    target: b.target,
+    format: b.format,
+    outfile,
+    minify: b.minify,
+    sourcemap: b.sourceMap,
+    sourcesContent: b.sourcesContent,
+    external: [...b.externalModules],
+    mainFields: [...b.mainFields],
+    banner: { js: b.banner },
+    alias: { ...b.alias },
+    absWorkingDir: projectRoot,
+  };
+}

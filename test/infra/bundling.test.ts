@@ -1,0 +1,113 @@
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { pathToFileURL } from "node:url";
+import { App, RemovalPolicy, Stack } from "aws-cdk-lib";
+import * as ec2 from "aws-cdk-lib/aws-ec2";
+import { build } from "esbuild";
+import { describe, expect, it } from "vitest";
+import { BUNDLE_FILE_NAME, FUNCTION_BUNDLING, esbuildOptions } from "../../infra/bundling";
+import { ApiFunction } from "../../infra/constructs/api-function";
+import { REPO_ROOT } from "../../infra/webgate-stack";
+import { generateArticleHtml } from "../../scripts/lib/article-html";
+import { renderDocument, type RenderInput, type RenderedDocument } from "../../shared/content/render";
+
+describe("function bundling", () => {
+  it("maps the shared description onto esbuild options as NodejsFunction's CLI flags do", () => {
+    const options = esbuildOptions("/src/handler.ts", "/out/index.mjs", "/src");
+    expect(options).toMatchObject({
+      entryPoints: ["/src/handler.ts"],
+      outfile: "/out/index.mjs",
+      absWorkingDir: "/src",
+      bundle: true,
+      platform: "node",
+      target: "node22",
+      format: "esm",
+      minify: true,
+      sourcemap: true,
+      sourcesContent: false,
+      mainFields: ["module", "main"],
+      banner: { js: FUNCTION_BUNDLING.banner },
+      alias: { "@mixmark-io/domino": "./infra/bundle-stubs/unused-module.ts", "cssomnom/parse": "./infra/bundle-stubs/unused-module.ts" },
+    });
+    expect(options.external).toEqual([]);
+    expect(BUNDLE_FILE_NAME).toBe("index.mjs");
+  });
+
+  it("bundles the pinned AWS SDK instead of importing the runtime's copy", async () => {
+    const result = await build({
+      ...esbuildOptions(path.join(REPO_ROOT, "functions/fetch/handler.ts"), path.join(REPO_ROOT, "cdk.out/test-bundle/index.mjs"), REPO_ROOT),
+      write: false,
+      sourcemap: false,
+      logLevel: "silent",
+    });
+    const code = result.outputFiles.find((f) => f.path.endsWith(".mjs"))!.text;
+    expect(code).not.toMatch(/from\s*"@(aws-sdk|smithy)\//);
+    // The DynamoDB client's JSON protocol target prefix lives in the SDK's own code.
+    expect(code).toContain("DynamoDB_20120810");
+    // The banner recreates require() for CommonJS dependencies inside the ESM bundle.
+    expect(code.startsWith("import { createRequire as __wgCreateRequire }")).toBe(true);
+  });
+
+  it("converts pages through the bundled pipeline exactly as unbundled: the aliased modules are never reached", async () => {
+    const outfile = path.join(REPO_ROOT, "cdk.out", "test-bundle", "render.mjs");
+    const built = await build({ ...esbuildOptions(path.join(REPO_ROOT, "shared/content/render.ts"), outfile, REPO_ROOT), metafile: true, logLevel: "silent" });
+    const inputs = Object.keys(built.metafile.inputs);
+    // The stubs replaced both modules: neither library's code is in the bundle.
+    expect(inputs.some((f) => f.includes("@mixmark-io/domino"))).toBe(false);
+    expect(inputs.some((f) => f.includes("cssomnom"))).toBe(false);
+    expect(inputs).toContain("infra/bundle-stubs/unused-module.ts");
+    const bundled = (await import(`${pathToFileURL(outfile).href}?t=${Date.now()}`)) as { renderDocument(input: RenderInput): RenderedDocument };
+
+    const pages = [
+      readFileSync(path.join(REPO_ROOT, "test/fixtures/content/article.html")),
+      Buffer.from(generateArticleHtml(40_000, 7)),
+      // <style> (linkedom's sheet), a table, a string-looking body: every path the stubs sit on.
+      Buffer.from("<html><head><style>p{color:red}</style><title>T</title></head><body><article><h1>Head</h1><p>One <b>two</b> three.</p><table><tr><th>a</th></tr><tr><td>1</td></tr></table><style>.x{}</style></article></body></html>"),
+    ];
+    for (const body of pages) {
+      for (const mainContent of [true, false]) {
+        const input = { body, contentType: "text/html; charset=utf-8", finalUrl: "https://example.com/a/page.html", mainContent };
+        const expected = renderDocument(input);
+        expect(expected.content.length).toBeGreaterThan(20);
+        expect(bundled.renderDocument(input)).toEqual(expected);
+      }
+    }
+  });
+});
+
+describe("the CDK construct and the bench build the same bundle", () => {
+  it("NodejsFunction's asset equals esbuild run with esbuildOptions()", async () => {
+    const outdir = mkdtempSync(path.join(os.tmpdir(), "webgate-bundle-"));
+    try {
+      const app = new App({ outdir });
+      const stack = new Stack(app, "BundleCheck");
+      const vpc = new ec2.Vpc(stack, "Vpc", { natGateways: 0, subnetConfiguration: [{ name: "functions", subnetType: ec2.SubnetType.PRIVATE_ISOLATED }] });
+      const entry = path.join(REPO_ROOT, "functions/search/handler.ts");
+      new ApiFunction(stack, "Search", {
+        entry,
+        depsLockFilePath: path.join(REPO_ROOT, "package-lock.json"),
+        serviceName: "webgate-search",
+        memoryMb: 512,
+        timeoutS: 10,
+        reservedConcurrency: 1,
+        logRetentionDays: 1,
+        logRemovalPolicy: RemovalPolicy.DESTROY,
+        vpc,
+        subnets: { subnetType: ec2.SubnetType.PRIVATE_ISOLATED },
+        securityGroup: new ec2.SecurityGroup(stack, "Sg", { vpc }),
+        environment: {},
+      });
+      app.synth();
+      const assets = readdirSync(outdir).filter((d) => d.startsWith("asset.") && existsSync(path.join(outdir, d, BUNDLE_FILE_NAME)));
+      expect(assets).toHaveLength(1);
+      const deployed = readFileSync(path.join(outdir, assets[0]!, BUNDLE_FILE_NAME));
+
+      const ours = await build({ ...esbuildOptions(entry, path.join(outdir, "bench", BUNDLE_FILE_NAME), REPO_ROOT), write: false, logLevel: "silent" });
+      const code = ours.outputFiles.find((f) => f.path.endsWith(BUNDLE_FILE_NAME))!.contents;
+      expect(Buffer.from(code).equals(deployed)).toBe(true);
+    } finally {
+      rmSync(outdir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
