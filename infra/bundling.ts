@@ -26,7 +26,7 @@ export const FUNCTION_BUNDLING = {
   banner: "import { createRequire as __wgCreateRequire } from 'node:module'; const require = __wgCreateRequire(import.meta.url);",
   // The AWS SDK v3 is bundled, not taken from the Lambda runtime (CDK's default for Node.js 22
   // would mark `@aws-sdk/*` external). Measured both ways with `npm run bench -- --only bundle`
-  // (docs/performance.md): external saves ~330 KB (fetch) and ~300 KB (search) of bundle, but
+  // (README, Performance): external saves ~330 KB (fetch) and ~300 KB (search) of bundle, but
   // every cold start then loads the runtime's unbundled SDK from disk (dozens of CommonJS files,
   // plus Node's CommonJS export scan for the ESM import), which made the import 20-35 ms slower
   // than parsing the minified, tree-shaken copy. Bundled, the version is the one the tests ran

@@ -3,7 +3,7 @@
  * `environments`, the one to deploy is chosen with `-c env=<name>`, and both are validated here
  * with zod at synth time so a typo fails before anything reaches CloudFormation.
  */
-import { z } from "zod";
+import * as z from "zod";
 
 /** API Gateway's hard integration timeout for REST APIs (seconds). */
 export const API_GATEWAY_INTEGRATION_LIMIT_S = 29;

@@ -5,7 +5,7 @@
  * constants, so infrastructure and runtime cannot drift. {@link loadConfig} parses the whole
  * environment once with zod and reports every problem in one start-up error.
  */
-import { z } from "zod";
+import * as z from "zod";
 
 export const ENV = {
   // /fetch limits and policy.
