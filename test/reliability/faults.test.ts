@@ -20,7 +20,7 @@ import { createTestTable, startTestDynamo, type LocalDynamo } from "../helpers/d
 import { ManualClock } from "../helpers/fetch-app";
 import { closedPort } from "../helpers/provider-stand-in";
 import { RoutingDialer } from "../helpers/test-network";
-import { expectNoLeaks, figureRecorder, resourceCounts, respond, startRawOrigin, type RawBehaviour, type RawOrigin } from "./support";
+import { expectNoLeaks, figureRecorder, trackHandles, respond, startRawOrigin, type RawBehaviour, type RawOrigin } from "./support";
 
 const TIMEOUT_MS = 1_500;
 /** Generous upper bound on one faulty request: the fetch limit plus room for a loaded CI machine. */
@@ -30,6 +30,7 @@ const PUBLIC_ADDRESS = "93.184.215.14";
 
 const record = figureRecorder("faults");
 let dynamo: LocalDynamo;
+let dynamoPort = 0;
 let origin: RawOrigin;
 let routes: Record<string, RawBehaviour> = {};
 /** Every log line and response body of this file, checked for resolved addresses at the end. */
@@ -53,13 +54,15 @@ const resolver: Resolver = {
   },
 };
 
-function handlerFor(client: DynamoDBClient, tableName: string) {
+/** `storePort`: the page store endpoint's port, whose keep-alive connections may stay open. */
+function handlerFor(client: DynamoDBClient, tableName: string, storePort?: number) {
   const telemetry = createMemoryTelemetry();
   telemetries.push(telemetry);
   const config = loadConfig({ WEBGATE_TABLE_NAME: tableName, WEBGATE_FETCH_TIMEOUT_MS: String(TIMEOUT_MS), WEBGATE_CONNECT_TIMEOUT_MS: "1000" });
   const handler = createFetchHandler({ config, dynamo: client, resolver, dialer: new RoutingDialer({ plain: origin.port }), clock: new ManualClock(), telemetry });
   return {
     telemetry,
+    storePort,
     async post(body: object): Promise<{ res: APIGatewayProxyResult; json: any; ms: number }> {
       const started = performance.now();
       const res = await handler(apiGatewayEvent({ method: "POST", path: "/fetch", body }), lambdaContext());
@@ -77,6 +80,7 @@ const fresh = (path: string) => `https://site.example.com${path}${path.includes(
 
 beforeAll(async () => {
   dynamo = await startTestDynamo();
+  dynamoPort = Number(new URL(dynamo.endpoint).port);
   origin = await startRawOrigin(() => routes, page("fallback"));
   app = handlerFor(dynamo.client, await createTestTable(dynamo.client));
   // Warm up: the first request opens the page store's keep-alive connection that later requests reuse.
@@ -103,7 +107,7 @@ async function survive(
   via: ReturnType<typeof handlerFor> = app,
   bound = BOUND_MS,
 ) {
-  const before = resourceCounts();
+  const before = trackHandles({ ignorePorts: [dynamoPort, ...(via.storePort === undefined ? [] : [via.storePort])] });
   let outcome: { res: APIGatewayProxyResult; json: any; ms: number } | undefined;
   try {
     outcome = await via.post(typeof request === "string" ? { url: request, max_age: 0 } : request);
@@ -328,7 +332,7 @@ describe("page store faults through the /fetch handler: the page is still served
       });
     });
     const client = createDynamoClient({ endpoint: throttle.endpoint });
-    const throttled = handlerFor(client, "webgate-pages");
+    const throttled = handlerFor(client, "webgate-pages", Number(new URL(throttle.endpoint).port));
     routes = { "/p": page("served anyway") };
     try {
       await survive("DynamoDB throttling", fresh("/p"), bypass, throttled, 8_000);

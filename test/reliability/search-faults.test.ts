@@ -14,7 +14,7 @@ import { createMemoryTelemetry, type MemoryTelemetry } from "../../shared/observ
 import { createSearchHandler } from "../../shared/search/search-route";
 import { createSecretsManagerClient } from "../../shared/secrets/secrets-manager-client";
 import { apiGatewayEvent, lambdaContext } from "../helpers/apigw-event";
-import { expectNoLeaks, figureRecorder, resourceCounts } from "./support";
+import { expectNoLeaks, figureRecorder, trackHandles } from "./support";
 
 /** Distinctive fake keys: any appearance outside the provider request is a leak. */
 const ENV_BRAVE_KEY = "BSA-reliability-env-key-7f3a9c21d";
@@ -99,7 +99,7 @@ async function survive(
   open: () => number,
   recover: () => void | Promise<void>,
 ) {
-  const before = resourceCounts();
+  const before = trackHandles();
   let outcome: Awaited<ReturnType<typeof search>> | undefined;
   try {
     outcome = await search();

@@ -3,6 +3,7 @@
  * health checks (sockets, timers), latency percentiles, and the figures each test file records for
  * the summary that `summary-setup.ts` prints at the end of the run.
  */
+import { createHook } from "node:async_hooks";
 import { mkdirSync, writeFileSync } from "node:fs";
 import net, { type AddressInfo, type Socket } from "node:net";
 import path from "node:path";
@@ -55,40 +56,85 @@ export function figureRecorder(name: string) {
   };
 }
 
-/** Counts of the process's live handles by kind (`TCPSocketWrap`, `Timeout`, ...). */
-export function resourceCounts(): Record<string, number> {
-  const counts: Record<string, number> = {};
-  for (const kind of process.getActiveResourcesInfo()) counts[kind] = (counts[kind] ?? 0) + 1;
-  return counts;
+/** Handle kinds a request could leak: sockets (plain and TLS) and timers. */
+const TRACKED = new Set(["TCPWRAP", "TLSWRAP", "PIPEWRAP", "Timeout"]);
+
+/** Live handles created since a {@link trackHandles} call, by kind. */
+export interface HandleTracker {
+  open(): Record<string, number>;
+  stop(): void;
+}
+
+/**
+ * Records every socket and timer created from now on (async_hooks init/destroy), so a check
+ * after the request sees exactly what the request left behind, whatever the test runner's own
+ * timers do meanwhile. Timers that no longer keep the process alive (unref'd idle timers) are
+ * not counted: they cannot hold a Lambda or a test process open. `ignorePorts`: connections
+ * to or from these ports are expected to stay (the page store client's keep-alive pool to the
+ * in-process emulator, which may swap one pooled connection for another).
+ */
+export function trackHandles(options: { ignorePorts?: number[] } = {}): HandleTracker {
+  const ignored = new Set(options.ignorePorts ?? []);
+  // A TCP handle's own and peer port (tcp_wrap's getsockname/getpeername fill an object).
+  const ports = (resource: unknown): number[] => {
+    // Node's http Agent re-announces a socket it takes from its keep-alive pool as a new TCPWRAP
+    // whose resource is a ReusedHandle wrapping the real handle.
+    const handle = (resource as { handle?: unknown }).handle ?? resource;
+    const h = handle as { getsockname?: (out: { port?: number }) => void; getpeername?: (out: { port?: number }) => void };
+    const mine: { port?: number } = {};
+    const peer: { port?: number } = {};
+    h.getsockname?.(mine);
+    h.getpeername?.(peer);
+    return [mine.port, peer.port].filter((p): p is number => p !== undefined);
+  };
+  const live = new Map<number, { type: string; resource: unknown }>();
+  const hook = createHook({
+    init(id, type, _trigger, resource) {
+      if (TRACKED.has(type)) live.set(id, { type, resource });
+    },
+    destroy(id) {
+      live.delete(id);
+    },
+  }).enable();
+  return {
+    open() {
+      const counts: Record<string, number> = {};
+      for (const { type, resource } of live.values()) {
+        if (type === "Timeout") {
+          const timer = resource as { hasRef?: () => boolean; _destroyed?: boolean };
+          if (timer._destroyed === true || timer.hasRef?.() === false) continue;
+        }
+        if (type === "TCPWRAP" && ports(resource).some((p) => ignored.has(p))) continue;
+        counts[type] = (counts[type] ?? 0) + 1;
+      }
+      return counts;
+    },
+    stop: () => void hook.disable(),
+  };
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * Waits (up to `withinMs`) until no socket or timer is alive beyond the `before` counts, and fails
- * naming the kinds that stayed above. Sockets and timers a request leaks never go back down, so
- * waiting does not hide a leak; it only lets closes that are already under way finish.
+ * Waits (up to `withinMs`) until every socket and timer created since `tracker` started is gone
+ * (and the origin holds no open connection), and fails naming what stayed open. A leaked handle
+ * never goes away, so waiting does not hide a leak; it only lets closes under way finish.
  */
-export async function expectNoLeaks(before: Record<string, number>, extra: { openOriginSockets?: () => number } = {}, withinMs = 3_000) {
-  const kinds = ["TCPSocketWrap", "TCPWRAP", "Timeout", "TLSWrap", "PipeWrap"];
+export async function expectNoLeaks(tracker: HandleTracker, extra: { openOriginSockets?: () => number } = {}, withinMs = 3_000) {
   const excess = () => {
-    const now = resourceCounts();
-    const over: Record<string, number> = {};
-    for (const kind of kinds) {
-      const diff = (now[kind] ?? 0) - (before[kind] ?? 0);
-      if (diff > 0) over[kind] = diff;
-    }
+    const over = tracker.open();
     const origin = extra.openOriginSockets?.() ?? 0;
     if (origin > 0) over.originSockets = origin;
     return over;
   };
   const deadline = Date.now() + withinMs;
   let over = excess();
-  // The poll's own timer is one of the counted Timeouts: it is gone by the time excess() runs.
   while (Object.keys(over).length > 0 && Date.now() < deadline) {
+    // This poll's own timer is created after the check and destroyed before the next one.
     await sleep(50);
     over = excess();
   }
+  tracker.stop();
   expect(over, "handles still open after the request").toEqual({});
 }
 
