@@ -48,7 +48,7 @@ export function summaryLines(s: ReliabilitySummary): string[] {
     const l = s.load;
     const mb = (v: unknown) => (typeof v === "number" ? `${(v / 1_048_576).toFixed(1)} MB` : "?");
     if (l.hit_requests !== undefined) {
-      lines.push(`  load: ${String(l.hit_requests)} cache-hit requests at concurrency ${String(l.hit_concurrency)}: ${String(l.hit_errors)} errors, p50 ${String(l.hit_p50_ms)} ms, p99 ${String(l.hit_p99_ms)} ms`);
+      lines.push(`  load: ${String(l.hit_requests)} cache-hit requests at concurrency ${String(l.hit_concurrency)}: ${String(l.hit_errors)} errors, p50 ${String(l.hit_p50_ms)} ms, p99 ${String(l.hit_p99_ms)} ms, ${String(l.hit_rps)} requests/s`);
     }
     if (l.miss_requests !== undefined) {
       lines.push(`  load: ${String(l.miss_requests)} concurrent misses of one URL: ${String(l.miss_errors)} errors, ${String(l.miss_origin_requests)} origin request(s)`);
