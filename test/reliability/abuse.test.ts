@@ -42,8 +42,17 @@ const record = figureRecorder("abuse");
 /** DNS whose table each case sets; unknown names fail like NXDOMAIN; every answer is remembered. */
 class TableResolver implements Resolver {
   table: Record<string, string[] | Error> = { ...OWN_DNS };
+  /** Per-name answers for successive lookups (DNS rebinding); takes precedence over `table`. */
+  sequences: Record<string, string[][]> = {};
+  readonly lookups: string[] = [];
   readonly answered = new Set<string>();
   resolve(hostname: string): Promise<string[]> {
+    this.lookups.push(hostname);
+    const next = this.sequences[hostname]?.shift();
+    if (next !== undefined) {
+      for (const address of next) this.answered.add(address);
+      return Promise.resolve([...next]);
+    }
     const answer = this.table[hostname];
     if (answer === undefined) return Promise.reject(Object.assign(new Error("getaddrinfo ENOTFOUND"), { code: "ENOTFOUND" }));
     if (answer instanceof Error) return Promise.reject(answer);
@@ -147,7 +156,7 @@ const postJson = (path: string, value: unknown) => {
 const REFUSAL_CODES = ["url_not_allowed", "host_not_allowed", "address_not_allowed", "dns_failed", "invalid_request"];
 
 /** Sends `url` to /fetch; a refusal must be a 4xx/502 with a guard code and no connection made. */
-async function expectRefused(group: string, url: string, allowedDials = 0) {
+async function expectRefused(group: string, url: string, allowedDials = 0, also: () => void = () => undefined) {
   dialer.dials.length = 0;
   let handled = false;
   try {
@@ -157,18 +166,20 @@ async function expectRefused(group: string, url: string, allowedDials = 0) {
     expect(res.status).not.toBe(500);
     expect(REFUSAL_CODES).toContain(res.json?.error?.code);
     expect(dialer.dials.length, `${url} was dialed`).toBeLessThanOrEqual(allowedDials);
+    also();
     handled = true;
   } finally {
     record.abuse(group, handled);
   }
 }
 
-async function expectAllowed(group: string, url: string) {
+async function expectAllowed(group: string, url: string, also: () => void = () => undefined) {
   let handled = false;
   try {
     const res = await postJson("/fetch", { url, max_age: 0 });
     expect(res.status, `${url}: ${res.text}`).toBe(200);
     expect(res.json.content).toContain("an ordinary page");
+    also();
     handled = true;
   } finally {
     record.abuse(group, handled);
@@ -216,6 +227,23 @@ async function runRedirect(group: string, row: RedirectVector) {
   }
 }
 
+/** Resolves once, checks, dials the checked address; never looks the name up again. */
+async function runRebinding(group: string, row: { host: string; answers: string[][]; expect: "allow" | "refuse"; connect_to?: string }) {
+  resolver.sequences = { [row.host]: row.answers.map((a) => [...a]) };
+  resolver.lookups.length = 0;
+  dialer.dials.length = 0;
+  const pinned = () => {
+    expect(resolver.lookups.filter((h) => h === row.host)).toHaveLength(1);
+    expect(dialer.dialedAddresses).toEqual(row.expect === "allow" ? [row.connect_to] : []);
+  };
+  try {
+    if (row.expect === "allow") await expectAllowed(group, `https://${row.host}/`, pinned);
+    else await expectRefused(group, `https://${row.host}/`, 0, pinned);
+  } finally {
+    resolver.sequences = {};
+  }
+}
+
 describe("SSRF through the whole HTTP API: the repository's own sample", () => {
   it.each([
     "file:///etc/passwd",
@@ -251,6 +279,13 @@ describe("SSRF through the whole HTTP API: the repository's own sample", () => {
     await expectAllowed("ssrf (own sample): DNS", "https://site.example.com/");
   });
 
+  it.each([
+    { host: "flip.example.com", answers: [["93.184.215.14"], ["127.0.0.1"]], expect: "allow" as const, connect_to: "93.184.215.14" },
+    { host: "flop.example.com", answers: [["10.0.0.5"], ["93.184.215.14"]], expect: "refuse" as const, connect_to: "" },
+  ])("DNS rebinding $host: one lookup, the checked address dialed", async (row) => {
+    await runRebinding("ssrf (own sample): DNS rebinding", row);
+  });
+
   it.each<[string, RedirectVector]>([
     ["to a loopback literal", { name: "", hops: [{ url: "https://site.example.com/a", status: 302, location: "http://127.0.0.1/admin" }, { url: "http://127.0.0.1/admin" }], dns: OWN_DNS, expect: "refuse", refused_at: 1, why: "" }],
     ["to a name with a private answer", { name: "", hops: [{ url: "https://site.example.com/b", status: 301, location: "https://private.example.net/" }, { url: "https://private.example.net/" }], dns: OWN_DNS, expect: "refuse", refused_at: 1, why: "" }],
@@ -280,6 +315,10 @@ describe.skipIf(dnsVectors === undefined)("SSRF through the whole HTTP API: ../s
     } finally {
       resolver.table = { ...OWN_DNS };
     }
+  });
+
+  it.each((dnsVectors?.rebinding ?? []).map((row) => [`${row.host}: ${row.why}`, row] as const))("rebinding %s", async (_name, row) => {
+    await runRebinding("ssrf (shared): rebinding vectors", row);
   });
 
   it.each((dnsVectors?.redirects ?? []).map((row) => [row.name, row] as const))("redirect %s", async (_name, row) => {
