@@ -10,6 +10,9 @@ export default defineConfig({
     globalSetup: ["test/reliability/summary-setup.ts"],
     environment: "node",
     pool: "forks",
+    // One file at a time: the load figures then measure the server, not the other files
+    // competing for the same two cores.
+    fileParallelism: false,
     execArgv: ["--expose-gc"],
     testTimeout: 60_000,
     hookTimeout: 60_000,
