@@ -6,6 +6,7 @@
  * no address that came from DNS appears in any response or log line captured here.
  */
 import http from "node:http";
+import net from "node:net";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDynamoClient } from "../../shared/cache/dynamo-client";
@@ -111,8 +112,8 @@ afterAll(async () => {
   for (const secret of SECRETS) expect(everything, "a secret value leaked").not.toContain(secret);
   // Addresses that reached the process only through DNS; one the caller itself wrote in a URL
   // may legitimately be echoed back, so those are left out.
-  const fromDnsOnly = [...resolver.answered].filter((address) => !sentUrls.some((u) => u.includes(address)));
-  expect(fromDnsOnly.length).toBeGreaterThan(0);
+  const fromDns = new Set([...resolver.answered, ...Object.values(OWN_DNS).flat()]);
+  const fromDnsOnly = [...fromDns].filter((address) => !sentUrls.some((u) => u.includes(address)));
   for (const address of fromDnsOnly) {
     const escaped = address.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
     expect(everything, `resolved address ${address} leaked`).not.toMatch(new RegExp(`(?<![0-9a-fA-F.:])${escaped}(?![0-9a-fA-F.:])`));
@@ -369,6 +370,36 @@ describe("malformed requests over HTTP: 400 with a code, never 500", () => {
       handled = true;
     } finally {
       record.abuse("malformed requests", handled);
+    }
+  });
+});
+
+/** Sends one raw HTTP/1.1 request head and returns the status line (or the socket error). */
+function rawRequest(target: string): Promise<string> {
+  return new Promise((resolve) => {
+    const socket = net.connect(api.port, "127.0.0.1", () => {
+      socket.write(`GET ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\nx-api-key: ${API_KEY}\r\nConnection: close\r\n\r\n`);
+    });
+    let data = "";
+    socket.on("data", (chunk: Buffer) => (data += chunk.toString("latin1")));
+    socket.on("close", () => {
+      seen.push(data);
+      resolve(data.split("\r\n")[0] ?? "");
+    });
+    socket.on("error", (error) => resolve(String(error)));
+  });
+}
+
+describe("request targets the URL parser refuses: 400, and the server keeps serving", () => {
+  it.each(["http://[", "http://a:99999/fetch", "http://[::1/fetch"])("GET %s", async (target) => {
+    let handled = false;
+    try {
+      expect(await rawRequest(target)).toBe("HTTP/1.1 400 Bad Request");
+      const next = await postJson("/fetch", { url: "https://site.example.com/", max_age: 0 });
+      expect(next.status).toBe(200);
+      handled = true;
+    } finally {
+      record.abuse("malformed request targets", handled);
     }
   });
 });
