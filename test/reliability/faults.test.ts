@@ -226,6 +226,16 @@ describe("origin faults through the /fetch handler", () => {
     await survive("closes mid-body", fresh("/cut"), failsWith("connect_failed", 502));
   });
 
+  it("response headers over Node's 16 KiB header limit: a 502 code", async () => {
+    routes = { "/fat-headers": (s) => s.end(`HTTP/1.1 200 OK\r\ncontent-type: text/plain\r\nx-padding: ${"p".repeat(64 * 1024)}\r\ncontent-length: 2\r\n\r\nok`) };
+    await survive("oversized response headers", fresh("/fat-headers"), failsWith("connect_failed", 502));
+  });
+
+  it("an answer that is not HTTP at all: a 502 code", async () => {
+    routes = { "/garbage": (s) => s.end("SSH-2.0-OpenSSH_9.6\r\n\u0000\u0001binary noise\r\n\r\n") };
+    await survive("not HTTP at all", fresh("/garbage"), failsWith("connect_failed", 502));
+  });
+
   it("a redirect loop: too_many_redirects", async () => {
     routes = { "/loop": (s) => respond(s, 302, { location: "/loop" }) };
     const before = origin.requests.length;
