@@ -236,6 +236,16 @@ describe("origin faults through the /fetch handler", () => {
     await survive("not HTTP at all", fresh("/garbage"), failsWith("connect_failed", 502));
   });
 
+  it("a deeply nested page without <html> (20,000 levels): converted within the bound, not a CPU sink", async () => {
+    const deep = `<title>Deep</title><p>intro</p>${"<div>".repeat(20_000)}bottom text`;
+    routes = { "/deep": (s) => respond(s, 200, { "content-type": "text/html; charset=utf-8" }, deep) };
+    await survive("deeply nested page (main content)", { url: fresh("/deep") }, ({ res, json }) => {
+      expect(res.statusCode).toBe(200);
+      expect(json.extractor).toBe("full");
+      expect(json.content).toContain("bottom text");
+    });
+  });
+
   it("a redirect loop: too_many_redirects", async () => {
     routes = { "/loop": (s) => respond(s, 302, { location: "/loop" }) };
     const before = origin.requests.length;
