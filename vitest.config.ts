@@ -3,6 +3,10 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
+    // The reliability suite's load part runs only under `npm run test:reliability`
+    // (vitest.reliability.config.ts); its fast part runs here too.
+    exclude: ["**/node_modules/**", "test/**/*.load.test.ts"],
+    globalSetup: ["test/reliability/summary-setup.ts"],
     environment: "node",
     testTimeout: 20_000,
     hookTimeout: 30_000,

@@ -42,12 +42,18 @@ export async function startHttpFrontend(options: LocalServerOptions): Promise<Ru
   const server = http.createServer((req, res) => {
     const started = performance.now();
     const requestId = randomUUID();
-    const url = new URL(req.url ?? "/", "http://local");
+    const url = parseTarget(req.url);
     const answer = (status: number, body: string, headers: Record<string, string> = {}) => {
       res.writeHead(status, { "content-type": "application/json; charset=utf-8", "x-request-id": requestId, ...headers });
       res.end(body);
-      log({ level: "info", message: "request", path: url.pathname, method: req.method, status, ms: Math.round(performance.now() - started), request_id: requestId });
+      log({ level: "info", message: "request", path: url?.pathname ?? null, method: req.method, status, ms: Math.round(performance.now() - started), request_id: requestId });
     };
+    // A target the URL parser refuses (e.g. `GET http://[ HTTP/1.1`) would otherwise throw out of
+    // this listener and take the whole server down.
+    if (url === undefined) {
+      answer(400, errorBody("invalid_request", "The request target is not a valid URL.", requestId));
+      return;
+    }
     const document = options.documents?.[url.pathname];
     if (document !== undefined && req.method === "GET") {
       answer(200, JSON.stringify(document));
@@ -108,6 +114,15 @@ export async function startHttpFrontend(options: LocalServerOptions): Promise<Ru
         server.close(() => resolve());
       }),
   };
+}
+
+/** The request target as a URL, or undefined when it cannot be parsed. */
+function parseTarget(target: string | undefined): URL | undefined {
+  try {
+    return new URL(target ?? "/", "http://local");
+  } catch {
+    return undefined;
+  }
 }
 
 function keyMatches(given: string | string[] | undefined, keys: string[]): boolean {

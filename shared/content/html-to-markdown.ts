@@ -87,6 +87,8 @@ interface DomText {
 
 interface DomDocument {
   title: string | null;
+  /** The top-level elements (one `<html>` for a whole page; several for a fragment). */
+  children: ArrayLike<DomElement>;
   documentElement: DomElement | null;
   querySelector(selector: string): DomElement | null;
   querySelectorAll(selector: string): Iterable<DomElement>;
@@ -111,7 +113,10 @@ export function convertMainContent(html: string, baseUrl: string, reference = fa
   // forms and asides from being chosen as the article. Readability's scoring walks ancestors and
   // is quadratic in nesting depth, and turndown recurses: a pathologically deep page goes to the
   // whole-page path, which flattens deep nesting.
-  if (document.documentElement === null || pruneDomOrTooDeep(document.documentElement, MAX_DEPTH)) return null;
+  // Every top-level element: a page without <html> has several, and linkedom's documentElement
+  // is only the first of them (e.g. a leading <title>), not the tree Readability will walk.
+  const roots = Array.from(document.children);
+  if (roots.length === 0 || roots.some((root) => pruneDomOrTooDeep(root, MAX_DEPTH))) return null;
 
   const pageText = countNonSpace(document.documentElement?.textContent ?? "");
   const article = new Readability<DomElement>(document, { serializer: (node: unknown) => node as DomElement }).parse();

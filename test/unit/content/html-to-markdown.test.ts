@@ -1,7 +1,9 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { Readability } from "@mozilla/readability";
+import { describe, expect, it, vi } from "vitest";
 import { MIN_ARTICLE_SHARE, effectiveBase, htmlToMarkdown } from "../../../shared/content/html-to-markdown";
+import { MAX_DEPTH } from "../../../shared/content/light-dom";
 
 const BASE = "https://example.com/dir/page.html";
 const full = (html: string, baseUrl = BASE) => htmlToMarkdown(html, { baseUrl, mainContent: false });
@@ -95,6 +97,21 @@ describe("htmlToMarkdown conversion rules (whole page)", () => {
     const html = "<div>".repeat(20_000) + "deep text" + "</div>".repeat(20_000);
     expect(full(html).markdown).toBe("deep text");
     expect(main(html).markdown).toContain("deep text");
+  });
+
+  it("checks the depth under every top-level element of a page without <html>", () => {
+    // Without <html>, linkedom's documentElement is the first top-level element (here <title>):
+    // checking that element alone let Readability loose on the deep tree beside it, and its
+    // scoring is quadratic in depth (a 250 KB page kept a handler busy for 100 s).
+    const parse = vi.spyOn(Readability.prototype, "parse");
+    try {
+      const out = main(`<title>Fragment</title><p>intro</p>${"<div>".repeat(MAX_DEPTH + 10)}deep`);
+      expect(parse).not.toHaveBeenCalled();
+      expect(out.extractor).toBe("full");
+      expect(out.markdown).toContain("deep");
+    } finally {
+      parse.mockRestore();
+    }
   });
 });
 
