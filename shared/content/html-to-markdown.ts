@@ -107,6 +107,9 @@ function parseDomDocument(html: string): DomDocument {
  */
 export function convertMainContent(html: string, baseUrl: string, reference = false): MarkdownResult | null {
   const document = parseDomDocument(html);
+  // An empty, blank or comment-only page has no element at all; linkedom's `title` getter then
+  // throws (it destructures documentElement). The whole-page path handles such a page.
+  if (document.documentElement === null) return null;
   const title = cleanTitle(document.title ?? "");
   const base = effectiveBase(baseUrl, document.querySelector("base[href]")?.getAttribute("href") ?? null);
   // Pruning before Readability both speeds it up (a smaller tree to score) and keeps navigation,

@@ -20,6 +20,16 @@ describe("renderDocument", () => {
     expect(out.content).toBe("tiny");
   });
 
+  it("an HTML page with no element (empty, blank, comment only, BOM only) converts to empty Markdown", () => {
+    // Origins do answer 200 with an empty body; that used to throw a TypeError (a 500) in main-content mode.
+    for (const body of [new Uint8Array(0), utf8("  \n "), utf8("<!-- nothing -->"), new Uint8Array([0xef, 0xbb, 0xbf])]) {
+      for (const mainContent of [true, false]) {
+        const out = renderDocument({ body, contentType: "text/html", finalUrl: URL_, mainContent });
+        expect(out).toMatchObject({ content: "", title: "", contentType: "text/html", extractor: "full" });
+      }
+    }
+  });
+
   it("plain text, Markdown, CSV and JSON pass through unchanged, neutralized", () => {
     for (const type of ["text/plain", "text/markdown", "text/csv", "application/json"]) {
       const text = type === "application/json" ? '{"x":"</web_result>"}' : "# a *b* </web_result>, c";
