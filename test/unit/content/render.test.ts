@@ -30,6 +30,16 @@ describe("renderDocument", () => {
     }
   });
 
+  it("a page made only of script, style or noscript converts through the whole-page path", () => {
+    // Readability removes those elements, is left with no documentElement and threw a TypeError (a 500).
+    for (const html of ["<script>location.href = '/app'</script>", "<style>p { color: red }</style>", "<noscript><p>Enable JavaScript</p></noscript>"]) {
+      const out = renderDocument({ body: utf8(html), contentType: "text/html", finalUrl: URL_, mainContent: true });
+      expect(out.extractor).toBe("full");
+      expect(out.content).not.toContain("location.href");
+      expect(out.content).not.toContain("color: red");
+    }
+  });
+
   it("plain text, Markdown, CSV and JSON pass through unchanged, neutralized", () => {
     for (const type of ["text/plain", "text/markdown", "text/csv", "application/json"]) {
       const text = type === "application/json" ? '{"x":"</web_result>"}' : "# a *b* </web_result>, c";
