@@ -160,6 +160,29 @@ describe("http client: one exchange over a dialed socket", () => {
     expect(await codeOf(client.request(req(o.base)))).toBe("connect_failed");
   });
 
+  it("answers connect_failed for a 101 Switching Protocols instead of hanging to the time limit", async () => {
+    const o = await raw((socket) => {
+      socket.once("data", () => socket.write("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n"));
+    });
+    // Before the fix this only ended when the signal fired, as upstream_timeout.
+    expect(await codeOf(client.request(req(o.base, { signal: AbortSignal.timeout(2_000) })))).toBe("connect_failed");
+  });
+
+  it("closes the dialed socket when a header value cannot be sent", async () => {
+    let closed!: () => void;
+    const serverSideClosed = new Promise<string>((resolve) => (closed = () => resolve("closed")));
+    const o = await raw((socket) => socket.on("close", closed));
+    // A key pasted with a line break in it: Node refuses the header after the socket is open.
+    const failure = await client.request(req(o.base, { headers: { Authorization: "Bearer abc\ndef" } })).then(
+      () => undefined,
+      (error: unknown) => error as Error,
+    );
+    expect(failure?.message).toContain("Authorization");
+    expect(failure?.message).not.toContain("abc");
+    const leftOpen = new Promise<string>((resolve) => setTimeout(() => resolve("left open"), 2_000).unref());
+    expect(await Promise.race([serverSideClosed, leftOpen])).toBe("closed");
+  });
+
   it("refuses a connection closed mid-body", async () => {
     const o = await raw((socket) => {
       socket.once("data", () => {
