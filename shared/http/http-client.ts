@@ -159,7 +159,11 @@ function exchange(socket: Duplex, request: HttpRequest): Promise<HttpResponse> {
         chunks.push(chunk);
       });
       stream.on("error", (error) => {
-        if (decoder && stream === decoder) {
+        if (decoder && stream === decoder && raw === 0 && res.complete) {
+          // No body at all (a 204, or an empty 200) is empty whatever Content-Encoding says; the
+          // decoders call zero bytes a truncated stream.
+          finish(undefined, { status, headers: responseHeaders, body: Buffer.alloc(0) });
+        } else if (decoder && stream === decoder) {
           finish(new WebgateError("decode_failed", "The response body could not be decompressed.", { cause: error }));
         } else {
           finish(connectionError(error, signal));

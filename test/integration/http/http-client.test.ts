@@ -124,6 +124,20 @@ describe("http client: one exchange over a dialed socket", () => {
     expect(await codeOf(client.request(req(unknown.base)))).toBe("decode_failed");
   });
 
+  it.each(["gzip", "br", "deflate"])("returns an empty body declared as %s as empty, not as a decode failure", async (encoding) => {
+    for (const answer of [`HTTP/1.1 204 No Content\r\nContent-Encoding: ${encoding}\r\n\r\n`, `HTTP/1.1 200 OK\r\nContent-Encoding: ${encoding}\r\nContent-Length: 0\r\n\r\n`]) {
+      const o = await raw((socket) => socket.once("data", () => socket.end(answer)));
+      const res = await client.request(req(o.base));
+      expect(res.body.length).toBe(0);
+      expect(res.status).toBe(Number(answer.slice(9, 12)));
+    }
+  });
+
+  it("still refuses a non-empty body that does not decode", async () => {
+    const o = await raw((socket) => socket.once("data", () => socket.end("HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: 3\r\n\r\nabc")));
+    expect(await codeOf(client.request(req(o.base)))).toBe("decode_failed");
+  });
+
   it("returns a 3xx with its Location and no body", async () => {
     const o = await origin((_req, res) => {
       res.writeHead(302, { Location: "/next" });
