@@ -107,6 +107,9 @@ function parseDomDocument(html: string): DomDocument {
  */
 export function convertMainContent(html: string, baseUrl: string, reference = false): MarkdownResult | null {
   const document = parseDomDocument(html);
+  // An empty, blank or comment-only page has no element at all; linkedom's `title` getter then
+  // throws (it destructures documentElement). The whole-page path handles such a page.
+  if (document.documentElement === null) return null;
   const title = cleanTitle(document.title ?? "");
   const base = effectiveBase(baseUrl, document.querySelector("base[href]")?.getAttribute("href") ?? null);
   // Pruning before Readability both speeds it up (a smaller tree to score) and keeps navigation,
@@ -119,7 +122,15 @@ export function convertMainContent(html: string, baseUrl: string, reference = fa
   if (roots.length === 0 || roots.some((root) => pruneDomOrTooDeep(root, MAX_DEPTH))) return null;
 
   const pageText = countNonSpace(document.documentElement?.textContent ?? "");
-  const article = new Readability<DomElement>(document, { serializer: (node: unknown) => node as DomElement }).parse();
+  let article: ReturnType<Readability<DomElement>["parse"]>;
+  try {
+    article = new Readability<DomElement>(document, { serializer: (node: unknown) => node as DomElement }).parse();
+  } catch {
+    // Readability first removes every script, style and noscript; on a page made only of those
+    // it then reads document.body of a document with no element left, and linkedom throws. No
+    // article, then: the whole-page path re-parses the HTML and handles such a page.
+    return null;
+  }
   const content = article?.content;
   if (content === null || content === undefined || pageText === 0) return null;
   if (countNonSpace(content.textContent ?? "") < MIN_ARTICLE_SHARE * pageText) return null;

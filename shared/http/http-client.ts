@@ -91,18 +91,34 @@ function exchange(socket: Duplex, request: HttpRequest): Promise<HttpResponse> {
     };
     if (body !== undefined) headers["Content-Length"] = String(body.length);
 
-    const req = http.request({
-      method: request.method ?? "GET",
-      path: `${url.pathname}${url.search}`,
-      headers,
-      createConnection: () => socket,
-      // No agent: the socket above is the only one this request may use.
-      agent: undefined,
-      setHost: false,
-    });
+    let req: http.ClientRequest;
+    try {
+      req = http.request({
+        method: request.method ?? "GET",
+        path: `${url.pathname}${url.search}`,
+        headers,
+        createConnection: () => socket,
+        // No agent: the socket above is the only one this request may use.
+        agent: undefined,
+        setHost: false,
+      });
+    } catch (error) {
+      // A header value Node refuses (e.g. a configured key with a line break) throws here, after
+      // the dial: close the socket, which nothing else would ever close. Node's message names
+      // the header, never its value.
+      socket.destroy();
+      reject(error instanceof Error ? error : new Error(String(error)));
+      return;
+    }
     signal.addEventListener("abort", onAbort, { once: true });
 
     req.on("error", (error) => finish(connectionError(error, signal)));
+    // A 101 answer is announced only as "upgrade"; without a listener the request would neither
+    // answer nor fail, and the exchange would hang until the overall time limit.
+    req.on("upgrade", (res: http.IncomingMessage) => {
+      res.socket.destroy();
+      finish(new WebgateError("connect_failed", "The origin switched to another protocol (HTTP 101) instead of answering."));
+    });
     req.on("response", (res) => {
       const status = res.statusCode ?? 0;
       const responseHeaders = flattenHeaders(res.headers);
@@ -143,7 +159,11 @@ function exchange(socket: Duplex, request: HttpRequest): Promise<HttpResponse> {
         chunks.push(chunk);
       });
       stream.on("error", (error) => {
-        if (decoder && stream === decoder) {
+        if (decoder && stream === decoder && raw === 0 && res.complete) {
+          // No body at all (a 204, or an empty 200) is empty whatever Content-Encoding says; the
+          // decoders call zero bytes a truncated stream.
+          finish(undefined, { status, headers: responseHeaders, body: Buffer.alloc(0) });
+        } else if (decoder && stream === decoder) {
           finish(new WebgateError("decode_failed", "The response body could not be decompressed.", { cause: error }));
         } else {
           finish(connectionError(error, signal));

@@ -107,6 +107,13 @@ describe("/fetch through the whole handler", () => {
     expect(json.extractor).toBeNull();
   });
 
+  it("answers 200 with empty content for an empty HTML page, never a 500", async () => {
+    app.setSite({ "/empty": (_req, res) => res.writeHead(200, { "content-type": "text/html" }).end() });
+    const { res, json } = await app.post({ url: "https://site.example.com/empty" });
+    expect(res.statusCode).toBe(200);
+    expect(json).toMatchObject({ content: "", total_chars: 0, next_start: null, extractor: "full" });
+  });
+
   it("refuses an unsupported content type with 415", async () => {
     app.setSite({ "/img": (_req, res) => res.writeHead(200, { "content-type": "image/png" }).end(Buffer.from([0x89, 0x50, 0x4e, 0x47])) });
     const { res, json } = await app.post({ url: "https://site.example.com/img" });

@@ -124,6 +124,20 @@ describe("http client: one exchange over a dialed socket", () => {
     expect(await codeOf(client.request(req(unknown.base)))).toBe("decode_failed");
   });
 
+  it.each(["gzip", "br", "deflate"])("returns an empty body declared as %s as empty, not as a decode failure", async (encoding) => {
+    for (const answer of [`HTTP/1.1 204 No Content\r\nContent-Encoding: ${encoding}\r\n\r\n`, `HTTP/1.1 200 OK\r\nContent-Encoding: ${encoding}\r\nContent-Length: 0\r\n\r\n`]) {
+      const o = await raw((socket) => socket.once("data", () => socket.end(answer)));
+      const res = await client.request(req(o.base));
+      expect(res.body.length).toBe(0);
+      expect(res.status).toBe(Number(answer.slice(9, 12)));
+    }
+  });
+
+  it("still refuses a non-empty body that does not decode", async () => {
+    const o = await raw((socket) => socket.once("data", () => socket.end("HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: 3\r\n\r\nabc")));
+    expect(await codeOf(client.request(req(o.base)))).toBe("decode_failed");
+  });
+
   it("returns a 3xx with its Location and no body", async () => {
     const o = await origin((_req, res) => {
       res.writeHead(302, { Location: "/next" });
@@ -158,6 +172,29 @@ describe("http client: one exchange over a dialed socket", () => {
       socket.once("data", () => socket.end("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nZZZ\r\nhello\r\n0\r\n\r\n"));
     });
     expect(await codeOf(client.request(req(o.base)))).toBe("connect_failed");
+  });
+
+  it("answers connect_failed for a 101 Switching Protocols instead of hanging to the time limit", async () => {
+    const o = await raw((socket) => {
+      socket.once("data", () => socket.write("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n"));
+    });
+    // Before the fix this only ended when the signal fired, as upstream_timeout.
+    expect(await codeOf(client.request(req(o.base, { signal: AbortSignal.timeout(2_000) })))).toBe("connect_failed");
+  });
+
+  it("closes the dialed socket when a header value cannot be sent", async () => {
+    let closed!: () => void;
+    const serverSideClosed = new Promise<string>((resolve) => (closed = () => resolve("closed")));
+    const o = await raw((socket) => socket.on("close", closed));
+    // A key pasted with a line break in it: Node refuses the header after the socket is open.
+    const failure = await client.request(req(o.base, { headers: { Authorization: "Bearer abc\ndef" } })).then(
+      () => undefined,
+      (error: unknown) => error as Error,
+    );
+    expect(failure?.message).toContain("Authorization");
+    expect(failure?.message).not.toContain("abc");
+    const leftOpen = new Promise<string>((resolve) => setTimeout(() => resolve("left open"), 2_000).unref());
+    expect(await Promise.race([serverSideClosed, leftOpen])).toBe("closed");
   });
 
   it("refuses a connection closed mid-body", async () => {

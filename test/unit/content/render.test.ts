@@ -20,6 +20,26 @@ describe("renderDocument", () => {
     expect(out.content).toBe("tiny");
   });
 
+  it("an HTML page with no element (empty, blank, comment only, BOM only) converts to empty Markdown", () => {
+    // Origins do answer 200 with an empty body; that used to throw a TypeError (a 500) in main-content mode.
+    for (const body of [new Uint8Array(0), utf8("  \n "), utf8("<!-- nothing -->"), new Uint8Array([0xef, 0xbb, 0xbf])]) {
+      for (const mainContent of [true, false]) {
+        const out = renderDocument({ body, contentType: "text/html", finalUrl: URL_, mainContent });
+        expect(out).toMatchObject({ content: "", title: "", contentType: "text/html", extractor: "full" });
+      }
+    }
+  });
+
+  it("a page made only of script, style or noscript converts through the whole-page path", () => {
+    // Readability removes those elements, is left with no documentElement and threw a TypeError (a 500).
+    for (const html of ["<script>location.href = '/app'</script>", "<style>p { color: red }</style>", "<noscript><p>Enable JavaScript</p></noscript>"]) {
+      const out = renderDocument({ body: utf8(html), contentType: "text/html", finalUrl: URL_, mainContent: true });
+      expect(out.extractor).toBe("full");
+      expect(out.content).not.toContain("location.href");
+      expect(out.content).not.toContain("color: red");
+    }
+  });
+
   it("plain text, Markdown, CSV and JSON pass through unchanged, neutralized", () => {
     for (const type of ["text/plain", "text/markdown", "text/csv", "application/json"]) {
       const text = type === "application/json" ? '{"x":"</web_result>"}' : "# a *b* </web_result>, c";
