@@ -16,6 +16,7 @@ export const ENV = {
   ALLOWED_DOMAINS: "WEBGATE_ALLOWED_DOMAINS",
   BLOCKED_DOMAINS: "WEBGATE_BLOCKED_DOMAINS",
   ALLOWED_PORTS: "WEBGATE_ALLOWED_PORTS",
+  BLOCKED_CIDRS: "WEBGATE_BLOCKED_CIDRS",
   ALLOW_LOCALHOST: "WEBGATE_ALLOW_LOCALHOST",
   // Page store.
   TABLE_NAME: "WEBGATE_TABLE_NAME",
@@ -82,6 +83,7 @@ const envSchema = z.object({
   [ENV.ALLOWED_DOMAINS]: list.optional(),
   [ENV.BLOCKED_DOMAINS]: list.optional(),
   [ENV.ALLOWED_PORTS]: list.optional(),
+  [ENV.BLOCKED_CIDRS]: list.optional(),
   [ENV.ALLOW_LOCALHOST]: bool(ENV.ALLOW_LOCALHOST).optional(),
   [ENV.TABLE_NAME]: optionalNonEmpty.optional(),
   [ENV.DYNAMODB_ENDPOINT]: optionalNonEmpty.optional(),
@@ -114,6 +116,8 @@ export interface WebgateConfig {
     allowedDomains: string[];
     blockedDomains: string[];
     allowedPorts: number[];
+    /** Extra address ranges to refuse on top of the built-in policy (validated by the guard). */
+    blockedCidrs: string[];
     allowLocalhost: boolean;
   };
   store: {
@@ -166,6 +170,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       allowedDomains: e[ENV.ALLOWED_DOMAINS] ?? [],
       blockedDomains: e[ENV.BLOCKED_DOMAINS] ?? [],
       allowedPorts: ports,
+      blockedCidrs: e[ENV.BLOCKED_CIDRS] ?? [],
       allowLocalhost: e[ENV.ALLOW_LOCALHOST] ?? false,
     },
     store: {

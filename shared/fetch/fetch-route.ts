@@ -44,6 +44,7 @@ export function createFetchHandler(deps: FetchRouteDeps): ApiHandler {
     allowedPorts: config.fetch.allowedPorts,
     allowedDomains: config.fetch.allowedDomains,
     blockedDomains: config.fetch.blockedDomains,
+    blockedCidrs: config.fetch.blockedCidrs,
   });
   const guarded = createGuardedClient({
     http: createHttpClient({ resolver, dialer: deps.dialer }),

@@ -44,7 +44,9 @@ export async function fetchPage(request: FetchRequest, deps: FetchServiceDeps): 
     origin = produced.origin;
     return { content: produced.content, meta: produced.meta };
   };
-  // One character past the page lets paging see whether the page would end inside a surrogate pair.
+  // One character either side of the page lets paging see whether the page would start or end
+  // inside a surrogate pair (a start on the low half moves back to the whole character).
+  const readStart = Math.max(0, request.start - 1);
   const readEnd = request.start + request.max_chars + 1;
 
   let cache: FetchResponse["cache"];
@@ -54,16 +56,17 @@ export async function fetchPage(request: FetchRequest, deps: FetchServiceDeps): 
     const handle = await deps.cache.getById(urlKey, request.snapshot_id);
     manifest = handle.manifest;
     checkStart(request.start, manifest.totalChars);
-    slice = await handle.read(request.start, readEnd);
+    slice = await handle.read(readStart, readEnd);
     cache = "hit";
   } else {
-    const got = await deps.cache.getPage(urlKey, { maxAgeS: request.max_age, produce, start: request.start, end: readEnd });
+    const got = await deps.cache.getPage(urlKey, { maxAgeS: request.max_age, produce, start: readStart, end: readEnd });
     ({ cache, manifest, content: slice } = got);
     checkStart(request.start, manifest.totalChars);
   }
 
-  const page = paginate(slice, 0, request.max_chars);
-  const end = request.start + page.end;
+  const page = paginate(slice, request.start - readStart, request.max_chars);
+  const start = readStart + page.start;
+  const end = readStart + page.end;
   const meta = manifest.meta;
   const now = deps.clock.now();
   const body: FetchResponse = {
@@ -76,7 +79,7 @@ export async function fetchPage(request: FetchRequest, deps: FetchServiceDeps): 
     title: meta.title,
     extractor: meta.extractor,
     total_chars: manifest.totalChars,
-    start: request.start,
+    start,
     end,
     next_start: end < manifest.totalChars ? end : null,
     content: page.content,

@@ -45,7 +45,7 @@ const FIELD = {
   allowedPorts: `allowedPorts (${ENV.ALLOWED_PORTS})`,
   allowedDomains: `allowedDomains (${ENV.ALLOWED_DOMAINS})`,
   blockedDomains: `blockedDomains (${ENV.BLOCKED_DOMAINS})`,
-  blockedCidrs: "blockedCidrs",
+  blockedCidrs: `blockedCidrs (${ENV.BLOCKED_CIDRS})`,
   maxUrlLength: "maxUrlLength",
 } as const;
 

@@ -172,6 +172,21 @@ describe("/fetch through the whole handler", () => {
     expect(app.dialer.dials.map((d) => d.hostname)).toEqual(["site.example.com"]);
   });
 
+  it("refuses addresses in WEBGATE_BLOCKED_CIDRS, whichever name resolves to them", async () => {
+    const blocked = await startFetchApp({ dynamo: dynamo.client, tableName, env: { WEBGATE_BLOCKED_CIDRS: "93.184.215.0/28" } });
+    blocked.setSite({ "/p": html("<p>public</p>") });
+    try {
+      const refused = await blocked.post({ url: "https://site.example.com/p" });
+      expect(refused.res.statusCode).toBe(403);
+      expect(refused.json.error.code).toBe("address_not_allowed");
+      expect(blocked.dialer.dials).toHaveLength(0);
+      const other = await blocked.post({ url: "https://other.example.org/p" });
+      expect(other.res.statusCode).toBe(200);
+    } finally {
+      await blocked.close();
+    }
+  });
+
   it("refuses loopback URLs with 403 and bad URLs with 400", async () => {
     const loop = await app.post({ url: "http://127.0.0.1/" });
     expect(loop.res.statusCode).toBe(403);
@@ -220,6 +235,18 @@ describe("/fetch paging and the snapshot store", () => {
     const first = await app.post({ url: "https://site.example.com/emoji", max_chars: 1_001 });
     expect(first.json.end).toBe(1_000);
     expect(first.json.content).toBe("😀".repeat(500));
+  });
+
+  it("moves a start on the second half of a surrogate pair back to the whole character", async () => {
+    const text = `ab${"😀".repeat(2_000)}`;
+    app.setSite({ "/pairs": (_req, res) => res.writeHead(200, { "content-type": "text/plain; charset=utf-8" }).end(text) });
+    const first = await app.post({ url: "https://site.example.com/pairs", max_chars: 1_000 });
+    // Offset 3 is the low half of the first emoji (which spans 2-3).
+    const odd = await app.post({ url: "https://site.example.com/pairs", start: 3, max_chars: 1_000, snapshot_id: first.json.snapshot.id });
+    expect(odd.json.start).toBe(2);
+    expect(odd.json.content.startsWith("😀")).toBe(true);
+    expect(odd.json.content).toBe(text.slice(2, odd.json.end));
+    expect(odd.json.content.isWellFormed()).toBe(true);
   });
 
   it("serves the second call from the store, and fetches again past max_age", async () => {
