@@ -151,7 +151,9 @@ export function parseJsonBody(name: ProviderName, response: HttpResponse, hint =
   try {
     return JSON.parse(response.body.toString("utf8")) as unknown;
   } catch (error) {
-    const type = response.headers["content-type"]?.split(";")[0]?.trim() || "no content type";
+    // The provider chose this header: echo a bounded, printable form of it, never all of it.
+    const declared = response.headers["content-type"]?.split(";")[0]?.trim().replace(/[^\x21-\x7e]/g, "").slice(0, 60);
+    const type = declared || "no content type";
     throw new WebgateError("provider_bad_response", `${label} answered with something that is not JSON (${type}).${hint}`, {
       cause: error,
       details: { provider: name, upstream_status: response.status },

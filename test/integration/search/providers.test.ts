@@ -172,6 +172,14 @@ describe("SearXNG wire format", () => {
     expect(error.message).toContain("SEARXNG_URL");
   });
 
+  it("echoes only a short, printable form of the provider's content type", async () => {
+    server.reply = () => ({ status: 200, headers: { "content-type": `text/${"x".repeat(5_000)}` }, body: "<html>not json</html>" });
+    const error = await failure(make("searxng").search("rust", 5));
+    expect(error.code).toBe("provider_bad_response");
+    expect(error.message).toContain("(text/xxxx");
+    expect(error.message.length).toBeLessThan(400);
+  });
+
   it("explains an HTML answer with status 200 the same way", async () => {
     server.reply = () => ({ status: 200, headers: { "content-type": "text/html" }, body: "<html><body>results</body></html>" });
     const error = await failure(make("searxng").search("rust", 5));
