@@ -96,8 +96,8 @@ interface DomDocument {
   /** The top-level elements (one `<html>` for a whole page; several for a fragment). */
   children: ArrayLike<DomElement>;
   documentElement: DomElement | null;
+  getElementsByTagName(name: string): ArrayLike<DomElement>;
   querySelector(selector: string): DomElement | null;
-  querySelectorAll(selector: string): Iterable<DomElement>;
 }
 
 /** Linkedom's parse, typed with {@link DomDocument}. */
@@ -108,14 +108,14 @@ function parseDomDocument(html: string): DomDocument {
 /**
  * The Readability conversion, or null when it must fall back to the whole page. The article is
  * copied into a light tree (cached textContent, no event-target machinery) before turndown walks
- * it, and Readability runs with the faster helpers of {@link createReadability}. `reference` runs
- * the unmodified Readability and converts the linkedom article directly instead (only the tests
- * that prove both give the same Markdown set it).
+ * it, and Readability runs with the faster helpers of {@link extractArticle}. `reference` finds
+ * `<base href>` with a selector, runs the unmodified Readability and converts the linkedom article
+ * directly instead (only the tests that prove both give the same Markdown set it).
  */
 export function convertMainContent(html: string, baseUrl: string, reference = false): MarkdownResult | null {
   const document = parseDomDocument(html);
   const title = cleanTitle(document.title ?? "");
-  const base = effectiveBase(baseUrl, document.querySelector("base[href]")?.getAttribute("href") ?? null);
+  const base = effectiveBase(baseUrl, reference ? (document.querySelector("base[href]")?.getAttribute("href") ?? null) : firstBaseHref(document));
   // Pruning before Readability both speeds it up (a smaller tree to score) and keeps navigation,
   // forms and asides from being chosen as the article. Readability's scoring walks ancestors and
   // is quadratic in nesting depth, and turndown recurses: a pathologically deep page goes to the
@@ -126,9 +126,8 @@ export function convertMainContent(html: string, baseUrl: string, reference = fa
   if (roots.length === 0 || roots.some((root) => pruneDomOrTooDeep(root, MAX_DEPTH))) return null;
 
   const pageText = countNonSpace(document.documentElement?.textContent ?? "");
-  const article = (reference ? new Readability<DomElement>(document, READABILITY_OPTIONS) : createReadability(document)).parse();
-  const content = article?.content;
-  if (content === null || content === undefined || pageText === 0) return null;
+  const content = reference ? (new Readability<DomElement>(document, READABILITY_OPTIONS).parse()?.content ?? null) : extractArticle(document);
+  if (content === null || pageText === 0) return null;
   if (countNonSpace(content.textContent ?? "") < MIN_ARTICLE_SHARE * pageText) return null;
   const service = createTurndownService(base);
   return { markdown: finish((reference ? turndownSingleUse(service, withTableRows(content)) : turndownSingleUse(service, toLightTree(content)))), title, extractor: "readability" };
@@ -161,6 +160,45 @@ export function effectiveBase(baseUrl: string, baseHref: string | null): string 
   }
 }
 
+/**
+ * `document.querySelector("base[href]")?.getAttribute("href")`, without compiling a selector: the
+ * first `<base>` in tree order with an `href` attribute, not inside a `<template>` (linkedom's
+ * querySelector does not look into templates).
+ */
+function firstBaseHref(document: DomDocument): string | null {
+  for (const base of Array.from(document.getElementsByTagName("base"))) {
+    if (!base.hasAttribute("href")) continue;
+    let inTemplate = false;
+    for (let p = base.parentNode; p !== null && !inTemplate; p = p.parentNode) inTemplate = p.localName === "template";
+    if (!inTemplate) return base.getAttribute("href");
+  }
+  return null;
+}
+
+/**
+ * Readability's article element (Readability with the helpers of {@link createReadability}), or
+ * null. With logging off, `parse()` still builds the log line "Grabbed: " + the article's
+ * `innerHTML`, a serialisation of the whole article that nothing reads: the article's `innerHTML`
+ * reads as "" from the moment `_grabArticle` returns it until `parse()` returns (nothing else in
+ * between reads it; the fixture and corpus tests compare with the unmodified Readability).
+ */
+function extractArticle(document: DomDocument): DomElement | null {
+  const reader = createReadability(document);
+  const internals = reader as unknown as ReadabilityInternals;
+  const grabArticle = internals._grabArticle;
+  let article: DomElement | null = null;
+  internals._grabArticle = function grab(page) {
+    article = grabArticle.call(this, page);
+    if (article !== null) Object.defineProperty(article, "innerHTML", { configurable: true, get: () => "" });
+    return article;
+  };
+  try {
+    return reader.parse()?.content ?? null;
+  } finally {
+    if (article !== null) delete (article as { innerHTML?: string }).innerHTML;
+  }
+}
+
 /** Readability hands back the article element itself (turndown converts it without a re-parse). */
 const READABILITY_OPTIONS = { serializer: (node: unknown) => node as DomElement };
 
@@ -170,6 +208,7 @@ interface ReadabilityInternals {
   _getAllNodesWithTag: (node: DomElement, tagNames: string[]) => ArrayLike<DomElement>;
   _isValidByline: (this: ReadabilityInternals, node: DomElement, matchString: string) => boolean;
   _isProbablyVisible: (this: ReadabilityInternals, node: DomElement) => boolean;
+  _grabArticle: (this: ReadabilityInternals, page?: DomElement | null) => DomElement | null;
 }
 
 /**

@@ -21,6 +21,8 @@ const PAGES: Record<string, string> = {
   hidden: page(`<article>${para(6, "Shown")}<div style="display: none">${para(4, "StyleHidden")}</div><div style="visibility:hidden">${para(4, "Invisible")}</div><div hidden>${para(4, "AttrHidden")}</div><div aria-hidden="true">${para(4, "AriaHidden")}</div><div aria-hidden="true" class="mwe-math-fallback-image-inline fallback-image">${para(3, "Fallback")}</div><div style="color: red">${para(3, "Styled")}</div>${para(5, "Tail")}</article>`),
   // Under 500 characters: Readability retries with fewer heuristics.
   short: page(`<div class="comment sidebar"><p>Short text, only a little, nothing more.</p></div><div><p>Another short one, also brief.</p></div>`),
+  // <base href>: one without href and one inside a template are skipped.
+  bases: `<html><head><base target="_blank"><template><base href="https://wrong.example/"></template><base href="/docs/"><base href="https://second.example/"></head><body><article>${para(6, "Linked")}<p><a href="page">rel</a> <img src="i.png"></p></article></body></html>`,
   // Tags the helpers look for, in nested and upper-case markup, tables, embeds, lists.
   mixed: page(`<DIV id="main"><H2>Heading</H2>${para(5, "Intro")}<TABLE><tr><td>${para(3, "Cell")}</td></tr></TABLE><ul><li>${para(2, "Item")}</li></ul><div class="share social"><img src="a.png"><iframe src="https://www.youtube.com/embed/x"></iframe></div>${para(6, "Outro")}<br><br><font>old font</font></DIV>`),
 };
@@ -39,6 +41,12 @@ describe("Readability with webgate's faster helpers", () => {
     const markdown = convertMainContent(PAGES.bylines!, URL_)?.markdown ?? "";
     expect(markdown).toContain("Longauthor");
     expect(markdown).not.toContain("Ann Author");
+  });
+
+  it("resolves links against the first <base href> outside templates", () => {
+    const markdown = convertMainContent(PAGES.bases!, URL_)?.markdown ?? "";
+    expect(markdown).toContain("[rel](https://example.com/docs/page)");
+    expect(markdown).toContain("![](https://example.com/docs/i.png)");
   });
 
   it("leaves out what is hidden and keeps what is only styled", () => {
