@@ -6,7 +6,7 @@
  * - the functions' security group allows egress only to TCP 443/80 and to the endpoints;
  * - a network ACL on the function subnets denies every private, shared (RFC 6598) and link-local
  *   range, so even a guard bug cannot reach another host in the VPC, a peered network or the
- *   instance metadata range. Rule order is documented in docs/deploy.md and in {@link NACL_RULES}.
+ *   instance metadata range. Rule order is documented in the README (Deploy) and in {@link NACL_RULES}.
  */
 import { type RemovalPolicy, Validations } from "aws-cdk-lib";
 import * as ec2 from "aws-cdk-lib/aws-ec2";
@@ -158,7 +158,7 @@ export class Network extends Construct {
     Validations.of(acl).acknowledge({
       id: "AwsSolutions-VPC3",
       reason:
-        "The ACL is deliberate defense in depth: it denies private, shared and link-local ranges to the function subnets beneath the SSRF guard; its rule order is documented in docs/deploy.md.",
+        "The ACL is deliberate defense in depth: it denies private, shared and link-local ranges to the function subnets beneath the SSRF guard; its rule order is documented in the README (Deploy).",
     });
     return acl;
   }

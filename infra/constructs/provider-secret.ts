@@ -2,7 +2,7 @@
  * The search providers' API keys: one Secrets Manager secret holding
  * `{"brave_api_key": "…", "tavily_api_key": "…"}`. CloudFormation creates it with empty values
  * (the shape, not a secret); the operator sets the real value out of band with
- * `aws secretsmanager put-secret-value` (docs/deploy.md), so no key is ever in code, in
+ * `aws secretsmanager put-secret-value` (README, Deploy), so no key is ever in code, in
  * cdk.json or in a template. The template value never changes, so a later deploy does not
  * overwrite what the operator stored.
  */
@@ -27,7 +27,7 @@ export class ProviderSecret extends Construct {
     Validations.of(this.secret).acknowledge({
       id: "AwsSolutions-SMG4",
       reason:
-        "The secret holds third-party API keys (Brave, Tavily) that only the providers' consoles can issue; a rotation Lambda cannot create new ones. Rotate them by hand with put-secret-value (docs/deploy.md).",
+        "The secret holds third-party API keys (Brave, Tavily) that only the providers' consoles can issue; a rotation Lambda cannot create new ones. Rotate them by hand with put-secret-value (README, Deploy).",
     });
   }
 

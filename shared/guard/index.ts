@@ -1,6 +1,6 @@
 /**
  * The guard library: every request webgate makes to a caller-supplied URL goes through it.
- * See docs/security-model.md for what is refused and why.
+ * See the README's "Security model" section for what is refused and why.
  */
 export { checkUrl } from "./url-policy";
 export { classifyAddress, ADDRESS_REFUSALS, ADDRESS_REFUSAL_DESCRIPTIONS } from "./address-policy";

@@ -267,6 +267,16 @@ describe("/fetch paging and the snapshot store", () => {
     expect(aged.json.snapshot.age_s).toBeGreaterThanOrEqual(99);
   });
 
+  it("keeps a snapshot to its own url and main_content choice", async () => {
+    const first = await app.post({ url: "https://site.example.com/long", main_content: false });
+    const otherMode = await app.post({ url: "https://site.example.com/long", main_content: true, snapshot_id: first.json.snapshot.id });
+    expect(otherMode.res.statusCode).toBe(410);
+    const otherUrl = await app.post({ url: "https://site.example.com/other", main_content: false, snapshot_id: first.json.snapshot.id });
+    expect(otherUrl.res.statusCode).toBe(410);
+    const same = await app.post({ url: "https://site.example.com/long", main_content: false, snapshot_id: first.json.snapshot.id });
+    expect(same.res.statusCode).toBe(200);
+  });
+
   it("answers 410 for an unknown or expired snapshot id", async () => {
     const first = await app.post({ url: "https://site.example.com/long" });
     const unknown = await app.post({ url: "https://site.example.com/long", snapshot_id: "nosuchsnapshot" });
