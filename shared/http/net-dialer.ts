@@ -47,17 +47,50 @@ async function connectFirst(target: DialTarget, routeTo: NetDialerOptions["route
   throw new WebgateError("connect_failed", "Could not connect to the origin server.", { cause: lastError });
 }
 
-function connectOne(host: string, port: number, target: DialTarget): Promise<net.Socket> {
+async function connectOne(host: string, port: number, target: DialTarget): Promise<net.Socket> {
+  const socket = net.connect({ host, port, noDelay: true });
+  await settleOn(socket, "connect", target, "connect timeout");
+  return socket;
+}
+
+async function handshake(socket: net.Socket, target: DialTarget, ca: Array<string | Buffer> | undefined): Promise<tls.TLSSocket> {
+  const isLiteral = net.isIP(target.hostname) !== 0;
+  // The certificate is verified against the URL's host name, not the address we dialed
+  // (RFC 6125). SNI carries names only (RFC 6066 §3), so an IP-literal host sends none.
+  const secure = tls.connect({
+    socket,
+    host: target.hostname,
+    servername: isLiteral ? undefined : target.hostname,
+    ca,
+    ALPNProtocols: ["http/1.1"],
+  });
+  try {
+    await settleOn(secure, "secureConnect", target, "TLS handshake timeout");
+  } catch (error) {
+    socket.destroy();
+    if (target.signal.aborted) throw timeoutError(target.signal);
+    const code = (error as { code?: unknown }).code;
+    const reason = typeof code === "string" ? ` (${code})` : "";
+    throw new WebgateError("connect_failed", `The TLS handshake with the origin failed${reason}.`, { cause: error });
+  }
+  return secure;
+}
+
+/**
+ * Waits for `event` on `socket`, failing on its `error`, after `connectTimeoutMs`, or when the
+ * exchange is aborted. On failure the socket is destroyed; every listener and timer is removed
+ * either way, so nothing outlives the attempt.
+ */
+function settleOn(socket: net.Socket, event: string, target: DialTarget, timeoutMessage: string): Promise<void> {
   return new Promise((resolve, reject) => {
-    const socket = net.connect({ host, port, noDelay: true });
-    const timer = setTimeout(() => fail(new Error("connect timeout")), target.connectTimeoutMs);
+    const timer = setTimeout(() => fail(new Error(timeoutMessage)), target.connectTimeoutMs);
     const onAbort = () => fail(new Error("aborted"));
     target.signal.addEventListener("abort", onAbort, { once: true });
     function cleanup() {
       clearTimeout(timer);
       target.signal.removeEventListener("abort", onAbort);
       socket.removeListener("error", fail);
-      socket.removeListener("connect", done);
+      socket.removeListener(event, done);
     }
     function fail(error: Error) {
       cleanup();
@@ -66,48 +99,10 @@ function connectOne(host: string, port: number, target: DialTarget): Promise<net
     }
     function done() {
       cleanup();
-      resolve(socket);
+      resolve();
     }
     socket.once("error", fail);
-    socket.once("connect", done);
-  });
-}
-
-function handshake(socket: net.Socket, target: DialTarget, ca: Array<string | Buffer> | undefined): Promise<tls.TLSSocket> {
-  return new Promise((resolve, reject) => {
-    const isLiteral = net.isIP(target.hostname) !== 0;
-    // The certificate is verified against the URL's host name, not the address we dialed
-    // (RFC 6125). SNI carries names only (RFC 6066 §3), so an IP-literal host sends none.
-    const secure = tls.connect({
-      socket,
-      host: target.hostname,
-      servername: isLiteral ? undefined : target.hostname,
-      ca,
-      ALPNProtocols: ["http/1.1"],
-    });
-    const timer = setTimeout(() => fail(new Error("TLS handshake timeout")), target.connectTimeoutMs);
-    const onAbort = () => fail(new Error("aborted"));
-    target.signal.addEventListener("abort", onAbort, { once: true });
-    function cleanup() {
-      clearTimeout(timer);
-      target.signal.removeEventListener("abort", onAbort);
-      secure.removeListener("error", fail);
-      secure.removeListener("secureConnect", done);
-    }
-    function fail(error: Error & { code?: string }) {
-      cleanup();
-      secure.destroy();
-      socket.destroy();
-      if (target.signal.aborted) return reject(timeoutError(target.signal));
-      const reason = typeof error.code === "string" ? ` (${error.code})` : "";
-      reject(new WebgateError("connect_failed", `The TLS handshake with the origin failed${reason}.`, { cause: error }));
-    }
-    function done() {
-      cleanup();
-      resolve(secure);
-    }
-    secure.once("error", fail);
-    secure.once("secureConnect", done);
+    socket.once(event, done);
   });
 }
 
