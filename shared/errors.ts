@@ -11,6 +11,7 @@
 export const ERROR_TABLE = {
   // Request validation.
   invalid_request: { status: 400, retryable: false, exposeMessage: true },
+  request_too_large: { status: 413, retryable: false, exposeMessage: true },
   // Guard (shared/guard): policy refusals.
   url_not_allowed: { status: 400, retryable: false, exposeMessage: true },
   host_not_allowed: { status: 403, retryable: false, exposeMessage: true },
@@ -26,6 +27,20 @@ export const ERROR_TABLE = {
   upstream_status: { status: 502, retryable: false, exposeMessage: true },
   unsupported_content_type: { status: 415, retryable: false, exposeMessage: true },
   decode_failed: { status: 502, retryable: false, exposeMessage: true },
+  // The HTML (or PDF) has no readable text in the requested mode; `details.reason` says why.
+  no_readable_content: { status: 422, retryable: false, exposeMessage: true },
+  // Converting the page did not finish within the request's time budget.
+  content_too_complex: { status: 502, retryable: false, exposeMessage: true },
+  pdf_encrypted: { status: 422, retryable: false, exposeMessage: true },
+  // The origin answered a bot-protection challenge or block page instead of the content.
+  blocked_by_bot_protection: { status: 502, retryable: false, exposeMessage: true },
+  // robots.txt (RFC 9309).
+  robots_disallowed: { status: 403, retryable: false, exposeMessage: true },
+  robots_unavailable: { status: 503, retryable: true, exposeMessage: true },
+  // The headless browser for `render` cannot be started.
+  render_unavailable: { status: 503, retryable: true, exposeMessage: true },
+  // The URL carries what looks like a key or token (exfiltration guard).
+  url_looks_like_secret: { status: 400, retryable: false, exposeMessage: true },
   snapshot_expired: { status: 410, retryable: false, exposeMessage: true },
   // The page store cannot be read while a caller asks for one exact snapshot.
   store_unavailable: { status: 503, retryable: true, exposeMessage: true },
