@@ -255,10 +255,9 @@ export function extractMainContent(body: LightElement, options: ExtractOptions):
   }
   if (best === null || best.chars < MIN_CHARS || best.sentences < MIN_SENTENCES) {
     // No article with enough text and sentences of its own: the page cleaned of furniture, if that
-    // has enough text; else nothing (a page this small is converted whole).
+    // has enough text and more than the article.
     const page = cleanPage(body, hidden, unlikely, firstScores);
-    if (page.chars < MIN_CHARS) return { element: null, reason: "no_text" };
-    if (page.chars > (best?.chars ?? 0)) best = page;
+    if (page.chars >= MIN_CHARS && page.chars > (best?.chars ?? 0)) best = page;
   }
   if (best === null || best.chars === 0) return { element: null, reason: "no_text" };
   return { element: materialize(best, body, options.title), reason: best.reason };
