@@ -72,7 +72,10 @@ describe("the net dialer races the checked addresses", () => {
     const dead = await closedPort();
     const dialer = createNetDialer({ routeTo: () => ({ host: "127.0.0.1", port: dead }) });
     const target = { hostname: "x.example", addresses: ["192.0.2.1", "2001:db8::1"], port: 80, tls: false, connectTimeoutMs: 5_000 };
-    const error = await dialer.dial({ ...target, signal: never() }).catch((e: unknown) => e as { code: string; message: string });
+    const error = (await dialer.dial({ ...target, signal: never() }).then(
+      () => undefined,
+      (e: unknown) => e,
+    )) as { code: string; message: string };
     expect(error).toMatchObject({ code: "connect_failed" });
     expect(error.message).not.toContain("192.0.2.1");
     await expect(dialer.dial({ ...target, addresses: [], signal: never() })).rejects.toMatchObject({ code: "connect_failed" });
