@@ -92,7 +92,7 @@ const TAG_SCORE: Readonly<Record<string, number>> = {
   H1: -5, H2: -5, H3: -5, H4: -5, H5: -5, H6: -5, TH: -5,
 };
 /** Short elements with these class/id words are page metadata, not article text. */
-const META_LIKE = /byline|author|dateline|date|posted|published|credit|copyright|meta|share|social|tags|related|breadcrumb|rating|print|toolbar/i;
+const META_LIKE = /byline|author|dateline|date|posted|published|credit|copyright|caption|meta|share|social|tags|related|breadcrumb|rating|print|toolbar/i;
 const META_MAX_CHARS = 200;
 
 function emptyStats(): Stats {
@@ -461,9 +461,10 @@ function cleanSubtree(root: LightElement, removed: Set<LightElement>, unlikely: 
 
 function shouldRemove(el: LightElement, s: Stats, contentScore: number): boolean {
   const name = el.nodeName;
-  if (name === "INPUT" || name === "TEXTAREA" || name === "LABEL") return true;
+  if (name === "INPUT" || name === "TEXTAREA" || name === "LABEL" || name === "FIGCAPTION") return true;
   const weight = classWeight(el);
-  if (HEADINGS.has(name)) return weight < 0 && s.chars < META_MAX_CHARS;
+  // A heading that is all link is a teaser's headline (a list of other stories), not a section title.
+  if (HEADINGS.has(name)) return (weight < 0 && s.chars < META_MAX_CHARS) || (s.chars > 0 && s.linkChars >= 0.9 * s.chars);
   const match = classAndId(el);
   if (s.chars < META_MAX_CHARS && match !== "" && META_LIKE.test(match) && !POSITIVE.test(match)) return true;
   if (!CONDITIONAL.has(name)) return false;
