@@ -5,7 +5,8 @@ export default defineConfig({
     include: ["test/**/*.test.ts"],
     // The reliability suite's load part runs only under `npm run test:reliability`
     // (vitest.reliability.config.ts); its fast part runs here too.
-    exclude: ["**/node_modules/**", "test/**/*.load.test.ts"],
+    // The extraction-quality suite runs under `npm run test:quality` (vitest.quality.config.ts).
+    exclude: ["**/node_modules/**", "test/**/*.load.test.ts", "test/**/*.quality.test.ts"],
     globalSetup: ["test/reliability/summary-setup.ts"],
     environment: "node",
     testTimeout: 20_000,

@@ -2,12 +2,15 @@
  * `npm run bench [-- <corpus-folder>] [--only conversion,fetch,bundle] [--passes N]
  *   [--requests N] [--budget S] [--runs N] [--out file.json]`
  *
- * Issue 6's benchmark, three sections in one run:
+ * Issue 6's benchmark, in one run:
  * - conversion (this file): webgate's pipeline (main_content true and false) next to plain
  *   turndown, node-html-markdown and Readability + turndown over the same DOM library, on a folder
  *   of `<page>/source.html` (+ `expected.html` for quality);
  * - fetch (scripts/lib/bench-fetch.ts): /fetch latency through the local server;
- * - bundle (scripts/lib/bench-bundle.ts): the functions' bundles as the CDK builds them.
+ * - bundle (scripts/lib/bench-bundle.ts): the functions' bundles as the CDK builds them;
+ * - quality (scripts/lib/bench-quality.ts): main-content extraction scored on the labelled pages of
+ *   ../shared/extraction-eval beside Readability.js (jsdom) in the same run and the published rows
+ *   (skipped with a notice when the folder is absent).
  * Then one table of issue 6's targets, and the figures as JSON.
  */
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
@@ -21,12 +24,14 @@ import TurndownService from "turndown";
 import { renderDocument } from "../shared/content/render";
 import { benchBundles } from "./lib/bench-bundle";
 import { benchFetch } from "./lib/bench-fetch";
+import { QUALITY_GOAL_F, benchQuality } from "./lib/bench-quality";
 import { type BenchSection, renderTable } from "./lib/bench-section";
 import { type CorpusPage, loadCorpus } from "./lib/corpus";
 import { mean, median, scoreMarkdown } from "./lib/quality";
+import { findSharedDir } from "./lib/shared-dir";
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const DEFAULT_CORPUS = path.resolve(REPO_ROOT, "../shared/corpus/readability");
+const DEFAULT_CORPUS = path.join(findSharedDir() ?? path.resolve(REPO_ROOT, "../shared"), "corpus/readability");
 /** The URL the corpus's expected.html files were resolved against. */
 const PAGE_URL = "http://fakehost/test/page.html";
 
@@ -138,7 +143,7 @@ export function benchConversion(folder: string, passes: number): { section: Benc
   };
 }
 
-const SECTIONS = ["conversion", "fetch", "bundle"] as const;
+const SECTIONS = ["conversion", "quality", "fetch", "bundle"] as const;
 type SectionName = (typeof SECTIONS)[number];
 
 interface Args {
@@ -183,6 +188,11 @@ function targetsSection(sections: Map<SectionName, BenchSection>): BenchSection 
     rows.push(["webgate main_content=false MB/s >= 4x plain turndown", `${f.toFixed(2)}x`, f >= 4 ? "met" : "missed"]);
     rows.push(["webgate main_content=true MB/s >= 1.5x Readability + turndown", `${t.toFixed(2)}x`, t >= 1.5 ? "met" : "missed"]);
   }
+  const quality = sections.get("quality")?.data as { webgate: { score: { f: number } } } | undefined;
+  if (quality) {
+    const f = quality.webgate.score.f;
+    rows.push([`main content, dev set (extraction-eval) F >= ${QUALITY_GOAL_F} (issue 17)`, f.toFixed(3), f >= QUALITY_GOAL_F ? "met" : "missed"]);
+  }
   const fetch = sections.get("fetch")?.data as { hitToMissP50Ratio1MB: number } | undefined;
   if (fetch) rows.push(["1 MB page: hit p50 <= 0.25x miss p50", `${fetch.hitToMissP50Ratio1MB.toFixed(3)}x`, fetch.hitToMissP50Ratio1MB <= 0.25 ? "met" : "missed"]);
   const bundle = sections.get("bundle")?.data as { results: Array<{ name: string; bytes: number; importMs: number }>; targets: { maxKb: number; maxImportOverEmptyMs: number } } | undefined;
@@ -195,7 +205,7 @@ function targetsSection(sections: Map<SectionName, BenchSection>): BenchSection 
       rows.push([`${r.name} cold import <= empty + ${bundle.targets.maxImportOverEmptyMs} ms`, `empty + ${over.toFixed(0)} ms`, over <= bundle.targets.maxImportOverEmptyMs ? "met" : "missed"]);
     }
   }
-  return { title: "Targets (issue 6), ratios within this run", columns: ["target", "this run", "status"], rows, notes: [], data: rows };
+  return { title: "Targets (issues 6 and 17), ratios within this run", columns: ["target", "this run", "status"], rows, notes: [], data: rows };
 }
 
 async function main(): Promise<void> {
@@ -213,6 +223,11 @@ async function main(): Promise<void> {
   // Bundles first: their child processes then do not compete with a warm, busy parent.
   if (args.only.includes("bundle")) sections.set("bundle", (await benchBundles({ repoRoot: REPO_ROOT, outDir: path.join(REPO_ROOT, ".bench", "bundles"), runs: args.runs, progress })).section);
   if (args.only.includes("conversion")) sections.set("conversion", benchConversion(folder, args.passes).section);
+  if (args.only.includes("quality")) {
+    const shared = findSharedDir();
+    if (shared === null || !existsSync(path.join(shared, "extraction-eval"))) progress("quality section skipped: no ../shared/extraction-eval beside the repo (set WEBGATE_SHARED_DIR)");
+    else sections.set("quality", benchQuality({ sharedDir: shared, progress }).section);
+  }
   if (args.only.includes("fetch")) sections.set("fetch", (await benchFetch({ requests: args.requests, budgetMs: args.budgetS * 1000, progress })).section);
 
   const ordered = SECTIONS.flatMap((name) => sections.get(name) ?? []);

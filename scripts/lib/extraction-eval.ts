@@ -82,3 +82,23 @@ export function isHoldout(file: string, share = 0.25): boolean {
   for (let i = 0; i < file.length; i++) h = Math.imul(h ^ file.charCodeAt(i), 0x01000193) >>> 0;
   return h / 2 ** 32 < share;
 }
+
+/** Scores `extract` (page bytes → plain text, or null when it failed) over `pages`. */
+export function evaluate(pages: EvalPage[], extract: (page: EvalPage) => string | null): { score: SegmentScore; failed: string[]; ms: number; bytes: number } {
+  const counts: SegmentCounts[] = [];
+  const failed: string[] = [];
+  let bytes = 0;
+  const t0 = performance.now();
+  for (const page of pages) {
+    bytes += page.bytes.byteLength;
+    let text: string | null;
+    try {
+      text = extract(page);
+    } catch {
+      text = null;
+    }
+    if (text === null) failed.push(page.file);
+    counts.push(scorePage(page, text));
+  }
+  return { score: totalScore(counts), failed, ms: performance.now() - t0, bytes };
+}
