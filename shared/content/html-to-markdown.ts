@@ -2,11 +2,16 @@ import { Readability } from "@mozilla/readability";
 import { parseHTML } from "linkedom";
 import type TurndownService from "turndown";
 import { LightElement, LightText, MAX_DEPTH, PRUNED_TAGS, parseLightDocument } from "./light-dom";
-import { neutralizeBoundaryMarkers } from "./neutralize";
+import { neutralizeBoundaryMarkers, unescapeNeutralizedMarkers } from "./neutralize";
+import { lightTreeToText } from "./plain-text";
 import { createTurndownService } from "./turndown-setup";
+
+/** The output formats of /fetch for HTML: Markdown, or plain text without any Markdown syntax. */
+export type OutputFormat = "markdown" | "text";
 
 /** Result of converting one HTML document. */
 export interface MarkdownResult {
+  /** The converted content: Markdown, or plain text when `format` is "text". */
   markdown: string;
   /** The `<title>` text, entities decoded, whitespace collapsed, boundary markers neutralized. */
   title: string;
@@ -19,6 +24,8 @@ export interface HtmlToMarkdownOptions {
   baseUrl: string;
   /** Extract the main content with Readability (falls back to the whole page, see below). */
   mainContent: boolean;
+  /** "markdown" (the default) or "text" (see lightTreeToText). */
+  format?: OutputFormat;
 }
 
 /**
@@ -48,21 +55,30 @@ const DOM_PRUNED = new Set([...PRUNED_TAGS].filter((t) => t !== "title" && t !==
  * {@link neutralizeBoundaryMarkers}.
  */
 export function htmlToMarkdown(html: string, options: HtmlToMarkdownOptions): MarkdownResult {
+  const format = options.format ?? "markdown";
   if (options.mainContent) {
-    const article = convertMainContent(html, options.baseUrl);
+    const article = convertMainContent(html, options.baseUrl, false, format);
     if (article !== null) return article;
   }
-  return convertFullPage(html, options.baseUrl);
+  return convertFullPage(html, options.baseUrl, false, format);
 }
 
 /**
  * The whole-page conversion. `copyTree` makes turndown deep-copy the tree as it does by default
  * (only the test that proves the copy unnecessary sets it).
  */
-export function convertFullPage(html: string, baseUrl: string, copyTree = false): MarkdownResult {
+export function convertFullPage(html: string, baseUrl: string, copyTree = false, format: OutputFormat = "markdown"): MarkdownResult {
   const doc = parseLightDocument(html);
-  const service = createTurndownService(effectiveBase(baseUrl, doc.baseHref));
-  return { markdown: finish(turndownSingleUse(service, doc.body, copyTree)), title: cleanTitle(doc.title), extractor: "full" };
+  return { markdown: serialize(doc.body, effectiveBase(baseUrl, doc.baseHref), format, copyTree), title: cleanTitle(doc.title), extractor: "full" };
+}
+
+/**
+ * Writes a light tree in the requested format: turndown with webgate's rules for Markdown, or
+ * {@link lightTreeToText}. Boundary markers are neutralized in both.
+ */
+function serialize(root: LightElement, base: string | null, format: OutputFormat, copyTree = false): string {
+  if (format === "text") return neutralizeBoundaryMarkers(lightTreeToText(root));
+  return finish(turndownSingleUse(createTurndownService(base), root, copyTree));
 }
 
 /**
@@ -112,7 +128,7 @@ function parseDomDocument(html: string): DomDocument {
  * `<base href>` with a selector, runs the unmodified Readability and converts the linkedom article
  * directly instead (only the tests that prove both give the same Markdown set it).
  */
-export function convertMainContent(html: string, baseUrl: string, reference = false): MarkdownResult | null {
+export function convertMainContent(html: string, baseUrl: string, reference = false, format: OutputFormat = "markdown"): MarkdownResult | null {
   const document = parseDomDocument(html);
   // An empty, blank or comment-only page has no element at all; linkedom's `title` getter then
   // throws (it destructures documentElement). The whole-page path handles such a page.
@@ -140,8 +156,8 @@ export function convertMainContent(html: string, baseUrl: string, reference = fa
   }
   if (content === null || pageText === 0) return null;
   if (countNonSpace(content.textContent ?? "") < MIN_ARTICLE_SHARE * pageText) return null;
-  const service = createTurndownService(base);
-  return { markdown: finish((reference ? turndownSingleUse(service, withTableRows(content)) : turndownSingleUse(service, toLightTree(content)))), title, extractor: "readability" };
+  const markdown = reference ? finish(turndownSingleUse(createTurndownService(base), withTableRows(content))) : serialize(toLightTree(content), base, format);
+  return { markdown, title, extractor: "readability" };
 }
 
 /**
@@ -357,8 +373,9 @@ function cleanTitle(raw: string): string {
   return neutralizeBoundaryMarkers(raw.replace(/\s+/g, " ").trim());
 }
 
+/** Neutralizes boundary markers in Markdown, then drops turndown's `\\_` inside them (`‹/web_result>`). */
 function finish(markdown: string): string {
-  return neutralizeBoundaryMarkers(markdown);
+  return unescapeNeutralizedMarkers(neutralizeBoundaryMarkers(markdown));
 }
 
 function countNonSpace(text: string): number {
