@@ -1,4 +1,4 @@
-import { Parser } from "htmlparser2";
+import { LinearParser } from "./linear-parser";
 
 /**
  * Why an HTML page yields no readable text (the `details.reason` of `no_readable_content`):
@@ -48,7 +48,7 @@ export function readShellSignals(html: string): ShellSignals {
     const top = open[open.length - 1];
     if (top !== undefined) top.filled = true;
   };
-  const parser = new Parser(
+  const parser = new LinearParser(
     {
       onopentag(name, attribs) {
         fill();

@@ -1,4 +1,4 @@
-import { Parser } from "htmlparser2";
+import { LinearParser } from "./linear-parser";
 import { WebgateError } from "../errors";
 import { classifyUnreadableHtml, type UnreadableReason } from "./app-shell";
 import { decodeBody } from "./decode";
@@ -89,7 +89,7 @@ function firstXmlTitle(xml: string): string {
   let depth = 0;
   let text = "";
   let done = false;
-  const parser = new Parser(
+  const parser = new LinearParser(
     {
       onopentag(name) {
         if (done) return;
