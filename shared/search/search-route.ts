@@ -33,6 +33,7 @@ export interface SearchRouteDeps {
   limits?: ProviderLimits;
   /** How long fetched keys are used before the next request refetches them. */
   keyCacheTtlMs?: number;
+  /** The clock of the key cache and of the request deadline; tests pass a fake. */
   now?: () => number;
   telemetry?: Telemetry;
 }
@@ -62,12 +63,17 @@ export function createSearchHandler(deps: SearchRouteDeps): ApiHandler {
     keys = staticProviderKeys({
       ...(settings.braveApiKey === undefined ? {} : { braveApiKey: settings.braveApiKey }),
       ...(settings.tavilyApiKey === undefined ? {} : { tavilyApiKey: settings.tavilyApiKey }),
+      ...(settings.ollamaApiKey === undefined ? {} : { ollamaApiKey: settings.ollamaApiKey }),
+      ...(settings.anthropicApiKey === undefined ? {} : { anthropicApiKey: settings.anthropicApiKey }),
     });
   }
+  const now = deps.now ?? Date.now;
   const service = createSearchService({
     keys,
     buildProviders: (current) => createProviders(settings, current, http, limits),
     defaultProvider: settings.defaultProvider,
+    order: settings.order,
+    attemptLimitMs: limits.timeoutMs,
   });
 
   return createApiHandler<SearchRequest>({
@@ -76,17 +82,27 @@ export function createSearchHandler(deps: SearchRouteDeps): ApiHandler {
     parse: (event: APIGatewayProxyEvent) => parseJsonBody(event, searchRequestSchema),
     handle: async (input, ctx) => {
       // Stop waiting for providers before Lambda kills the invocation, so the caller gets a
-      // provider_timeout body rather than a gateway error.
+      // provider_timeout body rather than a gateway error; the attempts share that time (see
+      // failover-budget.ts).
       const remaining = typeof ctx.context.getRemainingTimeInMillis === "function" ? ctx.context.getRemainingTimeInMillis() : undefined;
-      const signal = remaining === undefined ? undefined : AbortSignal.timeout(Math.max(remaining - DEADLINE_MARGIN_MS, 1));
+      const usable = remaining === undefined ? undefined : Math.max(remaining - DEADLINE_MARGIN_MS, 1);
+      const bounds =
+        usable === undefined ? {} : { signal: AbortSignal.timeout(usable), deadline: { at: now() + usable, now } };
       const body = await service.search(
         input,
         {
           log: (fields) => ctx.addLogFields({ ...fields }),
-          attempt: (provider, outcome) =>
-            telemetry.metric(METRIC.providerCalls, "Count", 1, { [DIMENSION.provider]: provider, [DIMENSION.code]: outcome }),
+          attempt: (provider, outcome) => {
+            telemetry.metric(METRIC.providerCalls, "Count", 1, { [DIMENSION.provider]: provider, [DIMENSION.code]: outcome });
+            if (outcome.startsWith("provider_") || outcome === "internal") {
+              telemetry.metric(METRIC.searchProviderFailures, "Count", 1, { [DIMENSION.provider]: provider });
+            }
+          },
+          billedSearches: (provider, count) => {
+            if (provider === "anthropic") telemetry.metric(METRIC.anthropicBilledSearches, "Count", count);
+          },
         },
-        signal,
+        bounds,
       );
       return { body };
     },
