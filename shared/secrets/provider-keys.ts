@@ -67,10 +67,12 @@ export interface ProviderKeySource {
 export function staticProviderKeys(keys: ProviderKeys): ProviderKeySource {
   const frozen = Object.freeze({ ...keys });
   return {
-    get: async () => {
-      assertHeaderSafeKeys(frozen, "environment");
-      return frozen;
-    },
+    // A throw inside the executor rejects the promise, as a key source's errors must.
+    get: () =>
+      new Promise<ProviderKeys>((resolve) => {
+        assertHeaderSafeKeys(frozen, "environment");
+        resolve(frozen);
+      }),
   };
 }
 
