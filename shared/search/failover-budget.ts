@@ -2,7 +2,7 @@
  * How the request's remaining time is shared between the provider attempts (pure core).
  *
  * A /search request has one deadline (the Lambda's remaining time less the margin needed to
- * write the answer, itself under API Gateway's 29 s). When a fallback may follow, the first
+ * write the answer, itself under API Gateway's 29 s: shared/deadline.ts). When a fallback may follow, the first
  * attempt gets at most {@link FIRST_ATTEMPT_SHARE} of what remains, so a first provider that
  * hangs still leaves the second one the rest; the last attempt gets everything that remains.
  * Neither ever gets more than the provider time limit. The functions take the remaining time as
@@ -40,14 +40,16 @@ export function attemptTimeoutMs(input: AttemptBudgetInput): number {
   return Math.min(limitMs, budget);
 }
 
-/** A request's deadline as the search service receives it. */
+/**
+ * The part of the request deadline (shared/deadline.ts, created by the API middleware from the
+ * Lambda context) the budget needs. A fake with a fake clock serves in tests.
+ */
 export interface RequestDeadline {
-  /** Milliseconds since the epoch by `now`'s clock. */
-  at: number;
-  now: () => number;
+  /** Milliseconds left, never negative. */
+  remainingMs(): number;
 }
 
 /** Milliseconds left until `deadline`, or undefined without one. */
 export function remainingMs(deadline: RequestDeadline | undefined): number | undefined {
-  return deadline === undefined ? undefined : deadline.at - deadline.now();
+  return deadline?.remainingMs();
 }

@@ -33,13 +33,10 @@ export interface SearchRouteDeps {
   limits?: ProviderLimits;
   /** How long fetched keys are used before the next request refetches them. */
   keyCacheTtlMs?: number;
-  /** The clock of the key cache and of the request deadline; tests pass a fake. */
+  /** The clock of the key cache; tests pass a fake. */
   now?: () => number;
   telemetry?: Telemetry;
 }
-
-/** Leaves the Lambda this much time to write the error answer when a provider is slow. */
-const DEADLINE_MARGIN_MS = 1_000;
 
 /**
  * Builds the /search handler. Throws ConfigError at cold start for a bad SEARXNG_URL, default
@@ -67,7 +64,6 @@ export function createSearchHandler(deps: SearchRouteDeps): ApiHandler {
       ...(settings.anthropicApiKey === undefined ? {} : { anthropicApiKey: settings.anthropicApiKey }),
     });
   }
-  const now = deps.now ?? Date.now;
   const service = createSearchService({
     keys,
     buildProviders: (current) => createProviders(settings, current, http, limits),
@@ -81,13 +77,10 @@ export function createSearchHandler(deps: SearchRouteDeps): ApiHandler {
     telemetry,
     parse: (event: APIGatewayProxyEvent) => parseJsonBody(event, searchRequestSchema),
     handle: async (input, ctx) => {
-      // Stop waiting for providers before Lambda kills the invocation, so the caller gets a
-      // provider_timeout body rather than a gateway error; the attempts share that time (see
-      // failover-budget.ts).
-      const remaining = typeof ctx.context.getRemainingTimeInMillis === "function" ? ctx.context.getRemainingTimeInMillis() : undefined;
-      const usable = remaining === undefined ? undefined : Math.max(remaining - DEADLINE_MARGIN_MS, 1);
-      const bounds =
-        usable === undefined ? {} : { signal: AbortSignal.timeout(usable), deadline: { at: now() + usable, now } };
+      // The request's deadline (the invocation's remaining time less the answer margin) bounds
+      // every provider attempt, and the attempts share it (see failover-budget.ts), so the
+      // caller gets a provider_timeout body rather than a gateway error.
+      const bounds = { signal: ctx.deadline.signal, deadline: ctx.deadline };
       const body = await service.search(
         input,
         {

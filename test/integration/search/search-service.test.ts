@@ -6,6 +6,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { createDeadline } from "../../../shared/deadline";
 import { createHttpClient } from "../../../shared/http/http-client";
 import type { Resolver } from "../../../shared/http/types";
 import { createProviders } from "../../../shared/search/provider-factory";
@@ -237,8 +238,10 @@ describe("search service: failover within the request's deadline", () => {
     const { svc } = service({ limitMs: 5_000 });
     const log: SearchLogFields[] = [];
     const started = Date.now();
-    const deadline = { at: started + 1_600, now: Date.now };
-    const response = await svc.search({ query: "rust book", max_results: 5 }, { log: (f) => log.push(f) }, { deadline, signal: AbortSignal.timeout(1_600) });
+    // The request deadline as the API middleware creates it (shared/deadline.ts).
+    const deadline = createDeadline(1_600);
+    const response = await svc.search({ query: "rust book", max_results: 5 }, { log: (f) => log.push(f) }, { deadline, signal: deadline.signal });
+    deadline.dispose();
     const elapsed = Date.now() - started;
     expect(response.provider).toBe("tavily");
     expect(elapsed).toBeLessThan(1_600);
@@ -256,7 +259,7 @@ describe("search service: failover within the request's deadline", () => {
     const log: SearchLogFields[] = [];
     const started = Date.now();
     // 55% of 1 s goes to brave; the 450 ms left are under the 500 ms an attempt needs.
-    const error = await failure(svc.search({ query: "rust book", max_results: 5 }, { log: (f) => log.push(f) }, { deadline: { at: started + 1_000, now: Date.now } }));
+    const error = await failure(svc.search({ query: "rust book", max_results: 5 }, { log: (f) => log.push(f) }, { deadline: { remainingMs: () => Math.max(0, started + 1_000 - Date.now()) } }));
     expect(error.code).toBe("provider_timeout");
     expect(error.details.provider).toBe("brave");
     expect(hits().tavily).toBe(0);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { createDeadline } from "../../../../shared/deadline";
 import { FIRST_ATTEMPT_SHARE, attemptTimeoutMs, remainingMs } from "../../../../shared/search/failover-budget";
 
 describe("attemptTimeoutMs", () => {
@@ -38,12 +39,19 @@ describe("attemptTimeoutMs", () => {
 });
 
 describe("remainingMs", () => {
-  it("reads a deadline against its clock (a fake one here)", () => {
+  it("reads the request deadline (a fake clock here), undefined without one", () => {
     const clock = { t: 1_000 };
-    const deadline = { at: 5_000, now: () => clock.t };
+    const deadline = { remainingMs: () => Math.max(0, 5_000 - clock.t) };
     expect(remainingMs(deadline)).toBe(4_000);
     clock.t = 6_000;
-    expect(remainingMs(deadline)).toBe(-1_000);
+    expect(remainingMs(deadline)).toBe(0);
     expect(remainingMs(undefined)).toBeUndefined();
+  });
+
+  it("plugs into shared/deadline.ts's Deadline", () => {
+    const deadline = createDeadline(10_000, { now: () => 0 });
+    expect(remainingMs(deadline)).toBe(10_000);
+    expect(attemptTimeoutMs({ remainingMs: remainingMs(deadline), fallbackFollows: true, limitMs: 20_000 })).toBe(5_500);
+    deadline.dispose();
   });
 });
