@@ -43,13 +43,13 @@ export function benchQuality(options: { sharedDir: string; progress: (line: stri
       title: `Quality: main content on ${pages.length} labelled pages (../shared/extraction-eval, segment P/R/F over plain text)`,
       columns: ["extractor", "precision", "recall", "accuracy", "F", "no output", "MB/s"],
       rows: [
-        ["webgate main_content=true (this run)", fmt(ours.score.precision), fmt(ours.score.recall), fmt(ours.score.accuracy), fmt(ours.score.f), ours.failed.length, mbps(ours)],
+        ["webgate main_content=true, format text (this run)", fmt(ours.score.precision), fmt(ours.score.recall), fmt(ours.score.accuracy), fmt(ours.score.f), ours.failed.length, mbps(ours)],
         ["Readability.js 0.6.0, jsdom (this run)", fmt(theirs.score.precision), fmt(theirs.score.recall), fmt(theirs.score.accuracy), fmt(theirs.score.f), theirs.failed.length, mbps(theirs)],
         ...PUBLISHED_ROWS.map((r) => [`${r.name} (published)`, fmt(r.precision), fmt(r.recall), fmt(r.accuracy), fmt(r.f), "", ""]),
       ],
       notes: [
         `goal (issue 17): webgate F >= ${QUALITY_GOAL_F}`,
-        "webgate's text: the extracted element as plain text (block elements on their own lines); Readability's: its article element the same way",
+        "webgate's text: the /fetch pipeline with main_content true and format \"text\" (422 no_readable_content scores as empty text); Readability's: its article element as plain text, block elements on their own lines",
         "MB/s: single thread, decoding included, of the page bytes",
       ],
       data: { folder, pages: pages.length, webgate: ours, readabilityJsdom: theirs, published: PUBLISHED_ROWS },

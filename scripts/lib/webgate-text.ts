@@ -1,16 +1,18 @@
-import { decodeBody } from "../../shared/content/decode";
-import { MAIN_CONTENT_PRUNED, extractMainContent } from "../../shared/content/extract/main-content";
-import { parseLightDocument } from "../../shared/content/light-dom";
-import { plainText } from "./plain-text";
+import { renderDocument } from "../../shared/content/render";
+import { WebgateError } from "../../shared/errors";
 
 /**
- * webgate's main-content output as plain text, for the segment scoring of the extraction set:
- * the same decode, parse and extractor as /fetch with main_content true, the extracted element
- * (or, when the extractor keeps nothing, the whole page) rendered as text instead of Markdown.
+ * webgate's main-content output in plain text, for the segment scoring of the extraction set: the
+ * /fetch pipeline (decode, main_content true, `format: "text"`) on the page's bytes, without a
+ * Content-Type charset, exactly as the set's README says a server would send them.
  */
-export function webgateMainContentText(bytes: Uint8Array, contentType?: string): string {
-  const html = decodeBody(bytes, contentType).text;
-  const doc = parseLightDocument(html, { pruned: MAIN_CONTENT_PRUNED });
-  const { element } = extractMainContent(doc.body, { title: doc.title.replace(/\s+/g, " ").trim() });
-  return plainText(element ?? parseLightDocument(html).body);
+export function webgateMainContentText(bytes: Uint8Array, url = "https://eval.example/page.html"): string {
+  try {
+    return renderDocument({ body: bytes, contentType: undefined, finalUrl: url, mainContent: true, format: "text" }).content;
+  } catch (error) {
+    // 422 no_readable_content is an answer (nothing readable in either mode), scored as empty text;
+    // anything else is a failure of the page.
+    if (error instanceof WebgateError && error.code === "no_readable_content") return "";
+    throw error;
+  }
 }
