@@ -12,14 +12,14 @@ import { errorBodySchema, forbiddenBodySchema } from "./error-schema";
 type JsonObject = Record<string, unknown>;
 
 const FETCH_ERRORS: ErrorCode[] = [
-  "invalid_request", "url_not_allowed", "host_not_allowed", "address_not_allowed", "dns_failed",
+  "invalid_request", "request_too_large", "rate_limited", "url_not_allowed", "host_not_allowed", "address_not_allowed", "dns_failed",
   "too_many_redirects", "redirect_without_location", "connect_failed", "upstream_timeout",
   "upstream_too_large", "upstream_status", "unsupported_content_type", "decode_failed",
   "snapshot_expired", "store_unavailable", "internal",
 ];
 
 const SEARCH_ERRORS: ErrorCode[] = [
-  "invalid_request", "query_looks_like_secret", "provider_not_configured", "search_not_configured",
+  "invalid_request", "request_too_large", "rate_limited", "query_looks_like_secret", "provider_not_configured", "search_not_configured",
   "provider_auth_failed", "provider_rate_limited", "provider_timeout", "provider_error",
   "provider_bad_response", "internal",
 ];
@@ -59,7 +59,12 @@ function errorResponses(codes: ErrorCode[]): JsonObject {
 
 const FETCH_QUERY_PARAMETERS = ["url", "start", "max_chars", "max_age", "snapshot_id", "main_content"] as const;
 
-export function buildOpenApiDocument(): JsonObject {
+/** Where the API is served: `npm start` by default; the CDK passes the stage's relative URL. */
+export interface OpenApiOptions {
+  servers?: Array<{ url: string; description: string }>;
+}
+
+export function buildOpenApiDocument(options: OpenApiOptions = {}): JsonObject {
   const fetchInput = schemaOf(fetchRequestSchema, "input");
   const fetchProperties = (fetchInput.properties ?? {}) as Record<string, JsonObject>;
   const fetchOk = {
@@ -74,7 +79,7 @@ export function buildOpenApiDocument(): JsonObject {
       description:
         "Guarded web reader and web search for AI agents. Every route needs an API key in the x-api-key header when keys are configured.",
     },
-    servers: [{ url: "http://127.0.0.1:8787", description: "npm start" }],
+    servers: options.servers ?? [{ url: "http://127.0.0.1:8787", description: "npm start" }],
     security: [{ apiKey: [] }],
     paths: {
       "/fetch": {
