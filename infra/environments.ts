@@ -102,16 +102,19 @@ export const environmentSettingsSchema = z
     apiGatewayAccountRole: z.boolean(),
     /** Point-in-time recovery on the page table (35 days of continuous backups). */
     pointInTimeRecovery: z.boolean(),
-    /** AWS WAF web ACL on the API stage. */
+    /** AWS WAF web ACL on the API stage; when absent, on exactly in retained environments. */
     waf: z
       .strictObject({
         enabled: z.boolean(),
         /** Requests per client IP in any 5-minute window before WAF answers 429 (AWS minimum 10). */
         ipRateLimitPer5Min: z.number().int().min(10).max(2_000_000_000).default(1_500),
       })
-      .default({ enabled: false, ipRateLimitPer5Min: 1_500 }),
-    /** Route 53 Resolver DNS Firewall on the VPC, blocking the AWS-managed threat domain lists. */
-    dnsFirewall: z.strictObject({ enabled: z.boolean() }).default({ enabled: false }),
+      .optional(),
+    /**
+     * Route 53 Resolver DNS Firewall on the VPC, blocking the AWS-managed threat domain lists;
+     * when absent, on exactly in retained environments.
+     */
+    dnsFirewall: z.strictObject({ enabled: z.boolean() }).optional(),
   })
   .superRefine((s, ctx) => {
     // The fetch must give up early enough that conversion and the store write still fit in the
@@ -157,7 +160,13 @@ export const environmentSettingsSchema = z
       });
       if (s.availabilityZones[0] === s.availabilityZones[1]) ctx.addIssue({ code: "custom", path: ["availabilityZones"], message: "must be two different zones" });
     }
-  });
+  })
+  // Protection is on by default where data is retained (prod-like), off elsewhere (cost).
+  .transform((s) => ({
+    ...s,
+    waf: s.waf ?? { enabled: s.retainData, ipRateLimitPer5Min: 1_500 },
+    dnsFirewall: s.dnsFirewall ?? { enabled: s.retainData },
+  }));
 
 export type EnvironmentSettings = z.infer<typeof environmentSettingsSchema>;
 

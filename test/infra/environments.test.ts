@@ -84,6 +84,18 @@ describe("resolveEnvironment", () => {
     expect(resolveEnvironment("prod", { ...environments, staging: devWith(["apiGatewayAccountRole"], false, staging) }).name).toBe("prod");
   });
 
+  it("turns WAF and DNS Firewall on by default exactly where data is retained", () => {
+    const bare = (base: Record<string, unknown>) => {
+      const copy = structuredClone(base);
+      delete copy.waf;
+      delete copy.dnsFirewall;
+      return copy;
+    };
+    const table = { dev: bare(dev), prod: bare(prod) };
+    expect(resolveEnvironment("dev", table).settings).toMatchObject({ waf: { enabled: false }, dnsFirewall: { enabled: false } });
+    expect(resolveEnvironment("prod", table).settings).toMatchObject({ waf: { enabled: true, ipRateLimitPer5Min: 1500 }, dnsFirewall: { enabled: true } });
+  });
+
   it("selects every environment when none is given (npm run synth), or the one given", () => {
     expect(resolveEnvironments(undefined, environments).map((e) => e.name)).toEqual(["dev", "prod"]);
     expect(resolveEnvironments("prod", environments).map((e) => e.name)).toEqual(["prod"]);
