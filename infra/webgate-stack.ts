@@ -147,8 +147,9 @@ export class WebgateStack extends Stack {
     this.observability = new Observability(this, "Observability", {
       envName: props.envName,
       restApi: this.api.restApi,
-      // Every API function; a function added to the stack goes in this list and gets its alarms.
-      functions: [this.fetchFunction, this.searchFunction],
+      // Every function of the stack, found in its tree: a function added above gets its alarms
+      // with no change here (one created after this point fails the synth, below).
+      functions: this.node.findAll().filter((c): c is ApiFunction => c instanceof ApiFunction),
       table: this.pageTable.table,
       natGatewayIds: this.network.natGatewayIds,
       ownFaultRatePercent: s.alarms.serverErrorRatePercent,
@@ -157,6 +158,14 @@ export class WebgateStack extends Stack {
       ...(s.alarms.topicArn !== undefined ? { alarmTopicArn: s.alarms.topicArn } : {}),
       ...(s.alarms.email !== undefined ? { alarmEmail: s.alarms.email } : {}),
       ...(this.waf ? { wafWebAclName: this.waf.metricPrefix } : {}),
+    });
+
+    this.node.addValidation({
+      validate: () =>
+        this.node
+          .findAll()
+          .filter((c): c is ApiFunction => c instanceof ApiFunction && !this.observability.functions.includes(c))
+          .map((fn) => `${fn.node.path}: created after the Observability construct, so it has no alarms; create it before`),
     });
 
     // Every log group of the stack follows the environment's logRetentionDays and CloudWatch

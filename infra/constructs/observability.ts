@@ -22,7 +22,7 @@ import * as subscriptions from "aws-cdk-lib/aws-sns-subscriptions";
 import { Validations } from "aws-cdk-lib";
 import { Construct } from "constructs";
 import { PROVIDER_NAMES } from "../../shared/search/schema";
-import { DIMENSION, METRIC, METRICS_NAMESPACE, OWN_FAULT_CODES, PROVIDER_FAILURE_CODES } from "../../shared/observability/metric-names";
+import { DIMENSION, METRIC, METRICS_NAMESPACE, OWN_FAULT_CODES } from "../../shared/observability/metric-names";
 import type { ApiFunction } from "./api-function";
 
 const PERIOD = Duration.minutes(5);
@@ -73,11 +73,14 @@ function sumOf(prefix: string, metrics: cw.Metric[]): { expression: string; usin
 export class Observability extends Construct {
   readonly dashboard: cw.Dashboard;
   readonly alarms: cw.Alarm[] = [];
+  /** The functions this construct watches. */
+  readonly functions: readonly ApiFunction[];
   /** The topic every alarm notifies, on alarm and on recovery. */
   readonly topic: sns.ITopic;
 
   constructor(scope: Construct, id: string, props: ObservabilityProps) {
     super(scope, id);
+    this.functions = props.functions;
     const api = props.restApi;
     const name = (suffix: string) => `webgate-${props.envName}-${suffix}`;
     const alarm = (metric: cw.Metric | cw.MathExpression, id: string, options: Omit<cw.CreateAlarmOptions, "evaluationPeriods"> & { evaluationPeriods?: number }) => {
@@ -133,13 +136,11 @@ export class Observability extends Construct {
       });
       if (fn.callsSearchProviders) {
         for (const provider of PROVIDER_NAMES) {
-          const failures = sumOf(
-            "p",
-            PROVIDER_FAILURE_CODES.map((code) => webgateMetric(METRIC.providerCalls, { service: fn.serviceName, [DIMENSION.provider]: provider, [DIMENSION.code]: code })),
-          );
-          alarm(new cw.MathExpression({ ...failures, label: `${provider} failures`, period: PERIOD }), `${fn.node.id}Provider${provider}`, {
+          // Every failed attempt of the provider, whether or not a failover followed.
+          const failures = webgateMetric(METRIC.searchProviderFailures, { service: fn.serviceName, [DIMENSION.provider]: provider });
+          alarm(failures, `${fn.node.id}Provider${provider}`, {
             alarmName: name(`${short}-provider-${provider}`),
-            alarmDescription: `The ${provider} search provider failed ${props.providerFailuresPer5Min} times or more in 5 minutes (${PROVIDER_FAILURE_CODES.join(", ")}).`,
+            alarmDescription: `The ${provider} search provider failed ${props.providerFailuresPer5Min} times or more in 5 minutes (any provider_* code: auth, rate limit, timeout, error, bad response).`,
             threshold: props.providerFailuresPer5Min,
           });
         }

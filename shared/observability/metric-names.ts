@@ -47,6 +47,3 @@ export const DIMENSION = {
  * holder page the operator by fetching broken URLs.
  */
 export const OWN_FAULT_CODES = ["internal", "store_unavailable", "search_not_configured", "render_unavailable"] as const;
-
-/** Provider outcomes that count as a provider failure (ProviderCalls' `code` dimension). */
-export const PROVIDER_FAILURE_CODES = ["provider_error", "provider_timeout", "provider_auth_failed", "provider_bad_response", "provider_rate_limited"] as const;

@@ -2,16 +2,22 @@
  * Production-grade parts of the stacks (issue 13): who the alarms page and on what, the WAF, the
  * gateway's own answers, the OpenAPI route, the blast-radius settings per environment.
  */
+import * as path from "node:path";
+import { App, RemovalPolicy } from "aws-cdk-lib";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { openApiTemplate, STAGE_NAME } from "../../infra/constructs/api";
+import { ApiFunction } from "../../infra/constructs/api-function";
 import { MANAGED_DOMAIN_LISTS } from "../../infra/constructs/dns-firewall";
 import { WAF_RULES } from "../../infra/constructs/waf";
 import { buildOpenApiDocument } from "../../shared/api/openapi";
 import { ERROR_TABLE } from "../../shared/errors";
 import { MAX_REQUEST_BODY_BYTES } from "../../shared/middleware/parse-request";
-import { METRIC, OWN_FAULT_CODES, PROVIDER_FAILURE_CODES } from "../../shared/observability/metric-names";
+import { METRIC, OWN_FAULT_CODES } from "../../shared/observability/metric-names";
+import { PROVIDER_NAMES } from "../../shared/search/schema";
 import { createPowertoolsTelemetry } from "../../shared/observability/telemetry";
-import { CDK_CONTEXT, resourcesOf, synth, type Props, type Synthesized } from "./synth";
+import { resolveEnvironment } from "../../infra/environments";
+import { REPO_ROOT, WebgateStack } from "../../infra/webgate-stack";
+import { CDK_CONTEXT, entryStubs, resourcesOf, synth, type Props, type Synthesized } from "./synth";
 
 const dev = synth("dev");
 const prod = synth("prod");
@@ -56,9 +62,7 @@ describe("alarms", () => {
       "webgate-dev-search-duration-p99",
       "webgate-dev-search-errors",
       "webgate-dev-search-own-faults",
-      "webgate-dev-search-provider-brave",
-      "webgate-dev-search-provider-searxng",
-      "webgate-dev-search-provider-tavily",
+      ...PROVIDER_NAMES.map((p) => `webgate-dev-search-provider-${p}`).sort(),
       "webgate-dev-search-throttles",
       "webgate-dev-table-throttles",
     ]);
@@ -115,11 +119,40 @@ describe("alarms", () => {
     const nat = alarmNamed(dev, "webgate-dev-nat-0-port-allocation");
     expect(nat.props).toMatchObject({ Namespace: "AWS/NATGateway", MetricName: "ErrorPortAllocation", Threshold: 1 });
     expect(nat.props.Dimensions).toEqual([{ Name: "NatGatewayId", Value: { Ref: resources(dev, "AWS::EC2::NatGateway")[0]!.id } }]);
-    const brave = alarmMetrics(alarmNamed(dev, "webgate-dev-search-provider-brave")).filter((m) => m.MetricStat);
-    expect(brave.map((m) => Object.fromEntries(m.MetricStat!.Metric.Dimensions!.map((d) => [d.Name, d.Value])))).toEqual(
-      PROVIDER_FAILURE_CODES.map((code) => ({ service: "webgate-search", provider: "brave", code })),
-    );
-    expect(alarmNamed(dev, "webgate-dev-search-provider-brave").props.Threshold).toBe(5);
+    for (const provider of PROVIDER_NAMES) {
+      const alarm = alarmNamed(dev, `webgate-dev-search-provider-${provider}`);
+      expect(alarm.props).toMatchObject({ Namespace: "Webgate", MetricName: METRIC.searchProviderFailures, Statistic: "Sum", Threshold: 5 });
+      expect(Object.fromEntries((alarm.props.Dimensions as Array<{ Name: string; Value: string }>).map((d) => [d.Name, d.Value]))).toEqual({ service: "webgate-search", provider });
+    }
+  });
+
+  it("come with every function the stack holds, found in its tree", () => {
+    const fns = dev.stack.node.findAll().filter((c): c is ApiFunction => c instanceof ApiFunction);
+    expect(dev.stack.observability.functions).toEqual(fns);
+    for (const fn of fns) {
+      for (const kind of ["errors", "throttles", "duration-p99", "own-faults"]) expect(alarmNamed(dev, `webgate-dev-${fn.node.id.toLowerCase()}-${kind}`), kind).toBeDefined();
+    }
+  });
+
+  it("fail the synth for a function created after the observability construct", () => {
+    const app = new App({ context: { ...CDK_CONTEXT, "aws:cdk:bundling-stacks": [] } });
+    const stubs = entryStubs();
+    const stack = new WebgateStack(app, "webgate-late", { envName: "dev", settings: resolveEnvironment("dev", CDK_CONTEXT.environments).settings, functionsDir: stubs });
+    new ApiFunction(stack, "Late", {
+      entry: path.join(stubs, "fetch", "handler.ts"),
+      depsLockFilePath: path.join(REPO_ROOT, "package-lock.json"),
+      serviceName: "webgate-late",
+      memoryMb: 128,
+      timeoutS: 3,
+      reservedConcurrency: 1,
+      logRetentionDays: 14,
+      logRemovalPolicy: RemovalPolicy.DESTROY,
+      vpc: stack.network.vpc,
+      subnets: stack.network.functionSubnets,
+      securityGroup: stack.network.functionSecurityGroup,
+      environment: {},
+    });
+    expect(() => app.synth()).toThrow(/webgate-late\/Late: created after the Observability construct, so it has no alarms/);
   });
 
   it("notify a topic the stack creates, with an email subscription, on alarm and on recovery", () => {

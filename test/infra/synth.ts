@@ -20,7 +20,7 @@ export const CDK_CONTEXT = (JSON.parse(readFileSync(path.join(REPO_ROOT, "cdk.js
  * is skipped. Bundling is not under test here, so the synth points at two empty entry files in
  * a temporary directory inside the git-ignored cdk.out/.
  */
-function entryStubs(): string {
+export function entryStubs(): string {
   // A fixed path written with the same bytes by every worker, so parallel test files agree and
   // nothing piles up between runs.
   const dir = path.join(REPO_ROOT, "cdk.out", "test-entries");
