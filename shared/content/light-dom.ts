@@ -18,7 +18,7 @@ import { LinearParser } from "./linear-parser";
  */
 export const PRUNED_TAGS: ReadonlySet<string> = new Set([
   "script", "style", "noscript", "template", "iframe", "svg", "canvas", "nav", "footer", "aside",
-  "button", "select", "textarea", "input", "datalist", "object", "embed",
+  "button", "select", "textarea", "datalist", "object", "embed",
   // Metadata content never renders as text; `<title>` and `<base href>` are read before dropping.
   "title", "meta", "link", "base",
 ]);
