@@ -13,6 +13,7 @@ async function main(): Promise<void> {
     [
       `webgate listening on ${api.url}`,
       `  POST ${api.url}/fetch   GET ${api.url}/fetch?url=…   POST ${api.url}/search   GET ${api.url}/openapi.json`,
+      `  MCP (Streamable HTTP): ${api.url}/mcp   tools web_fetch, web_search`,
       `  page store: ${api.dynamoEndpoint}${process.env.WEBGATE_DYNAMODB_ENDPOINT ? "" : " (in-process emulator, in memory)"}`,
       "",
     ].join("\n"),

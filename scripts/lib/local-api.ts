@@ -7,6 +7,7 @@
 import { createDynamoClient } from "../../shared/cache/dynamo-client";
 import { loadConfig } from "../../shared/config";
 import { createFetchHandler } from "../../shared/fetch/fetch-route";
+import { createMcpHandler } from "../../shared/mcp/mcp-route";
 import { systemResolver } from "../../shared/guard/guarded-lookup";
 import { createSearchHandler } from "../../shared/search/search-route";
 import { createSecretsManagerClient } from "../../shared/secrets/secrets-manager-client";
@@ -65,17 +66,38 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
     telemetry: options.telemetry ?? createPowertoolsTelemetry("webgate-search", { metrics: false }),
     ...(config.search.secretArn === undefined ? {} : { secretsManager: createSecretsManagerClient() }),
   });
+  // The MCP endpoint takes requests from pages of its own origin only (the MCP transport
+  // specification: a page elsewhere, e.g. after DNS rebinding, must not reach a local server).
+  let origins: string[] = [];
+  const mcpHandler = createMcpHandler({
+    config,
+    dynamo,
+    resolver: options.resolver,
+    dialer: options.dialer,
+    providerResolver: options.providerResolver ?? systemResolver,
+    providerDialer: options.providerDialer,
+    clock: options.clock,
+    telemetry: options.telemetry ?? createPowertoolsTelemetry("webgate-mcp", { metrics: false }),
+    allowedOrigins: () => origins,
+    ...(config.search.secretArn === undefined ? {} : { secretsManager: createSecretsManagerClient() }),
+  });
   const server = await startHttpFrontend({
     routes: [
       { method: "POST", path: "/fetch", handler: fetchHandler },
       { method: "GET", path: "/fetch", handler: fetchHandler },
       { method: "POST", path: "/search", handler: searchHandler },
+      // GET and DELETE reach the handler too, which answers 405 as the transport allows (and as
+      // the function does behind API Gateway).
+      { method: "POST", path: "/mcp", handler: mcpHandler },
+      { method: "GET", path: "/mcp", handler: mcpHandler },
+      { method: "DELETE", path: "/mcp", handler: mcpHandler },
     ],
     documents: { "/openapi.json": buildOpenApiDocument() },
     apiKeys: config.local.apiKeys,
     port: options.port ?? config.local.port,
     log: options.log,
   });
+  origins = ["127.0.0.1", "localhost", "[::1]"].map((host) => `http://${host}:${server.port}`);
   return {
     ...server,
     dynamoEndpoint: endpoint,

@@ -12,7 +12,7 @@ import { WebgateError, toErrorBody, type ErrorCode } from "../../shared/errors";
 export type LambdaLike = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 
 export interface Route {
-  method: "GET" | "POST";
+  method: "GET" | "POST" | "DELETE";
   path: string;
   handler: LambdaLike;
 }

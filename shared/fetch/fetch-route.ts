@@ -13,12 +13,12 @@ import { systemResolver } from "../guard/guarded-lookup";
 import { resolvePolicy } from "../guard/policy";
 import { createHttpClient } from "../http/http-client";
 import type { Dialer, Resolver } from "../http/types";
-import { createApiHandler, type ApiHandler } from "../middleware/api-handler";
+import { createApiHandler, type ApiHandler, type ApiRequestContext } from "../middleware/api-handler";
 import { parseJsonBody, queryObject, validate } from "../middleware/parse-request";
 import { METRIC } from "../observability/metric-names";
 import { createPowertoolsTelemetry, type Telemetry } from "../observability/telemetry";
 import { fetchPage } from "./fetch-service";
-import { fetchRequestSchema, fromQuery, type FetchRequest } from "./schema";
+import { fetchRequestSchema, fromQuery, type FetchRequest, type FetchResponse } from "./schema";
 
 export interface FetchRouteDeps {
   config: WebgateConfig;
@@ -34,9 +34,26 @@ const LEASE_MARGIN_MS = 5_000;
 
 export const systemClock: Clock = { now: () => Date.now() };
 
+/** Reads one page for a validated request; the /fetch route and the MCP `web_fetch` tool share it. */
+export type FetchRunner = (input: FetchRequest, ctx: Pick<ApiRequestContext, "addLogFields">) => Promise<FetchResponse>;
+
 export function createFetchHandler(deps: FetchRouteDeps): ApiHandler {
-  const { config } = deps;
   const telemetry = deps.telemetry ?? createPowertoolsTelemetry("webgate-fetch");
+  const run = createFetchRunner({ ...deps, telemetry });
+  return createApiHandler<FetchRequest>({
+    route: "fetch",
+    telemetry,
+    parse: parseFetchRequest,
+    handle: async (input, ctx) => ({ body: await run(input, ctx) }),
+  });
+}
+
+/**
+ * Builds the guard, HTTP client and snapshot cache once and returns the function that serves one
+ * request with them: the fetch itself, its log fields and its cache/origin metrics.
+ */
+export function createFetchRunner(deps: FetchRouteDeps & { telemetry: Telemetry }): FetchRunner {
+  const { config, telemetry } = deps;
   const clock = deps.clock ?? systemClock;
   const resolver = deps.resolver ?? systemResolver;
   const policy = resolvePolicy({
@@ -65,20 +82,15 @@ export function createFetchHandler(deps: FetchRouteDeps): ApiHandler {
     leaseMs: config.fetch.timeoutMs + LEASE_MARGIN_MS,
   });
 
-  return createApiHandler<FetchRequest>({
-    route: "fetch",
-    telemetry,
-    parse: parseFetchRequest,
-    handle: async (input, ctx) => {
-      const { body, observation } = await fetchPage(input, { guarded, cache, clock, policy });
-      ctx.addLogFields({ cache: observation.cache, bytes: observation.bytes, final_host: observation.finalHost });
-      const cacheMetric = { hit: METRIC.cacheHit, miss: METRIC.cacheMiss, bypass: METRIC.cacheBypass }[observation.cache];
-      telemetry.metric(cacheMetric, "Count", 1);
-      if (observation.originMs !== undefined) telemetry.metric(METRIC.originLatency, "Milliseconds", observation.originMs);
-      if (observation.originBytes !== undefined) telemetry.metric(METRIC.originBytes, "Bytes", observation.originBytes);
-      return { body };
-    },
-  });
+  return async (input, ctx) => {
+    const { body, observation } = await fetchPage(input, { guarded, cache, clock, policy });
+    ctx.addLogFields({ cache: observation.cache, bytes: observation.bytes, final_host: observation.finalHost });
+    const cacheMetric = { hit: METRIC.cacheHit, miss: METRIC.cacheMiss, bypass: METRIC.cacheBypass }[observation.cache];
+    telemetry.metric(cacheMetric, "Count", 1);
+    if (observation.originMs !== undefined) telemetry.metric(METRIC.originLatency, "Milliseconds", observation.originMs);
+    if (observation.originBytes !== undefined) telemetry.metric(METRIC.originBytes, "Bytes", observation.originBytes);
+    return body;
+  };
 }
 
 /** POST takes a JSON body; GET takes the same fields as query parameters. */

@@ -25,6 +25,12 @@ export interface ApiRequestContext {
 export interface ApiResult {
   body: unknown;
   headers?: Record<string, string>;
+  /**
+   * A body already serialized by a protocol layer (the MCP transport), sent as is instead of
+   * `JSON.stringify(body)`, with that layer's `statusCode` (200 when absent). Its headers
+   * (e.g. its own content type) override the JSON defaults.
+   */
+  raw?: { statusCode: number; body: string };
 }
 
 export interface ApiHandlerOptions<T> {
@@ -109,9 +115,9 @@ export function createApiHandler<T>(options: ApiHandlerOptions<T>): ApiHandler {
       addLogFields: (fields) => Object.assign(state.fields, fields),
     });
     return {
-      statusCode: 200,
+      statusCode: result.raw?.statusCode ?? 200,
       headers: { ...JSON_HEADERS, ...result.headers, "x-request-id": state.requestId },
-      body: JSON.stringify(result.body),
+      body: result.raw?.body ?? JSON.stringify(result.body),
     };
   };
 

@@ -9,14 +9,14 @@ import type { APIGatewayProxyEvent } from "aws-lambda";
 import type { WebgateConfig } from "../config";
 import { createHttpClient } from "../http/http-client";
 import type { Dialer, Resolver } from "../http/types";
-import { createApiHandler, type ApiHandler } from "../middleware/api-handler";
+import { createApiHandler, type ApiHandler, type ApiRequestContext } from "../middleware/api-handler";
 import { parseJsonBody } from "../middleware/parse-request";
 import { DIMENSION, METRIC } from "../observability/metric-names";
 import { createPowertoolsTelemetry, type Telemetry } from "../observability/telemetry";
 import { SecretsManagerProviderKeys, staticProviderKeys, type ProviderKeySource } from "../secrets/provider-keys";
 import { PROVIDER_LIMITS, type ProviderLimits } from "./provider";
 import { createProviders } from "./provider-factory";
-import { searchRequestSchema, type SearchRequest } from "./schema";
+import { searchRequestSchema, type SearchRequest, type SearchResponse } from "./schema";
 import { resolveSearchSettings } from "./search-config";
 import { createSearchService } from "./search-service";
 
@@ -45,8 +45,27 @@ const DEADLINE_MARGIN_MS = 1_000;
  * provider or endpoint.
  */
 export function createSearchHandler(deps: SearchRouteDeps): ApiHandler {
-  const settings = resolveSearchSettings(deps.config);
   const telemetry = deps.telemetry ?? createPowertoolsTelemetry("webgate-search");
+  const run = createSearchRunner({ ...deps, telemetry });
+  return createApiHandler<SearchRequest>({
+    route: "search",
+    telemetry,
+    parse: (event: APIGatewayProxyEvent) => parseJsonBody(event, searchRequestSchema),
+    handle: async (input, ctx) => ({ body: await run(input, ctx) }),
+  });
+}
+
+/** Runs one validated search; the /search route and the MCP `web_search` tool share it. */
+export type SearchRunner = (input: SearchRequest, ctx: Pick<ApiRequestContext, "addLogFields" | "context">) => Promise<SearchResponse>;
+
+/**
+ * Builds the key source, HTTP client and search service once and returns the function that serves
+ * one request with them: the search, its log fields and its provider metrics. Throws ConfigError
+ * at cold start for a bad SEARXNG_URL, default provider or endpoint.
+ */
+export function createSearchRunner(deps: SearchRouteDeps & { telemetry: Telemetry }): SearchRunner {
+  const { telemetry } = deps;
+  const settings = resolveSearchSettings(deps.config);
   const http = createHttpClient({ resolver: deps.resolver, dialer: deps.dialer });
   const limits = deps.limits ?? PROVIDER_LIMITS;
   let keys: ProviderKeySource;
@@ -70,25 +89,19 @@ export function createSearchHandler(deps: SearchRouteDeps): ApiHandler {
     defaultProvider: settings.defaultProvider,
   });
 
-  return createApiHandler<SearchRequest>({
-    route: "search",
-    telemetry,
-    parse: (event: APIGatewayProxyEvent) => parseJsonBody(event, searchRequestSchema),
-    handle: async (input, ctx) => {
-      // Stop waiting for providers before Lambda kills the invocation, so the caller gets a
-      // provider_timeout body rather than a gateway error.
-      const remaining = typeof ctx.context.getRemainingTimeInMillis === "function" ? ctx.context.getRemainingTimeInMillis() : undefined;
-      const signal = remaining === undefined ? undefined : AbortSignal.timeout(Math.max(remaining - DEADLINE_MARGIN_MS, 1));
-      const body = await service.search(
-        input,
-        {
-          log: (fields) => ctx.addLogFields({ ...fields }),
-          attempt: (provider, outcome) =>
-            telemetry.metric(METRIC.providerCalls, "Count", 1, { [DIMENSION.provider]: provider, [DIMENSION.code]: outcome }),
-        },
-        signal,
-      );
-      return { body };
-    },
-  });
+  return async (input, ctx) => {
+    // Stop waiting for providers before Lambda kills the invocation, so the caller gets a
+    // provider_timeout body rather than a gateway error.
+    const remaining = typeof ctx.context.getRemainingTimeInMillis === "function" ? ctx.context.getRemainingTimeInMillis() : undefined;
+    const signal = remaining === undefined ? undefined : AbortSignal.timeout(Math.max(remaining - DEADLINE_MARGIN_MS, 1));
+    return service.search(
+      input,
+      {
+        log: (fields) => ctx.addLogFields({ ...fields }),
+        attempt: (provider, outcome) =>
+          telemetry.metric(METRIC.providerCalls, "Count", 1, { [DIMENSION.provider]: provider, [DIMENSION.code]: outcome }),
+      },
+      signal,
+    );
+  };
 }
