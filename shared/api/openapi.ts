@@ -8,6 +8,7 @@ import { ERROR_TABLE, type ErrorCode } from "../errors";
 import { fetchRequestSchema, fetchResponseSchema } from "../fetch/schema";
 import { searchRequestSchema, searchResponseSchema } from "../search/schema";
 import { errorBodySchema, forbiddenBodySchema } from "./error-schema";
+import { jsonRpcErrorAnswerSchema, jsonRpcMessageSchema, jsonRpcResponseSchema } from "./json-rpc-schema";
 
 type JsonObject = Record<string, unknown>;
 
@@ -110,6 +111,7 @@ export function buildOpenApiDocument(): JsonObject {
           },
         },
       },
+      "/mcp": mcpPath(),
     },
     components: {
       securitySchemes: { apiKey: { type: "apiKey", in: "header", name: "x-api-key" } },
@@ -120,7 +122,51 @@ export function buildOpenApiDocument(): JsonObject {
         SearchResponse: schemaOf(searchResponseSchema, "output"),
         Error: schemaOf(errorBodySchema, "output"),
         Forbidden: schemaOf(forbiddenBodySchema, "output"),
+        JsonRpcMessage: schemaOf(jsonRpcMessageSchema, "input"),
+        JsonRpcResponse: schemaOf(jsonRpcResponseSchema, "output"),
+        JsonRpcError: schemaOf(jsonRpcErrorAnswerSchema, "output"),
       },
     },
+  };
+}
+
+/**
+ * POST /mcp: the MCP Streamable HTTP transport (stateless, JSON answers). Its messages are
+ * JSON-RPC 2.0; what the tools take and return is listed by the endpoint itself (`tools/list`),
+ * derived from the FetchRequest/FetchResponse and SearchRequest/SearchResponse schemas here.
+ */
+function mcpPath(): JsonObject {
+  const rpc = (ref: string) => ({ "application/json": { schema: { $ref: `#/components/schemas/${ref}` } } });
+  const rpcOrBatch = (ref: string) => ({
+    "application/json": { schema: { oneOf: [{ $ref: `#/components/schemas/${ref}` }, { type: "array", items: { $ref: `#/components/schemas/${ref}` } }] } },
+  });
+  const notOffered = {
+    summary: "Not offered: the endpoint is stateless and answers in JSON (no SSE stream, no session).",
+    responses: { "405": { description: "Method not allowed (Allow: POST).", content: rpc("JsonRpcError") } },
+  };
+  return {
+    post: {
+      operationId: "mcp",
+      summary: "MCP endpoint (Streamable HTTP, stateless, JSON answers) with the tools web_fetch and web_search.",
+      description:
+        "Send JSON-RPC 2.0 messages with `Accept: application/json, text/event-stream`. No session: every request stands alone (initialize is optional). " +
+        "A refused or failed tool call is a result with isError true whose structuredContent is the error object of the error table.",
+      requestBody: { required: true, content: rpcOrBatch("JsonRpcMessage") },
+      responses: {
+        "200": { description: "The JSON-RPC answer(s): a result or a JSON-RPC error (unknown method, bad params).", content: rpcOrBatch("JsonRpcResponse") },
+        "202": { description: "Accepted: the body held only notifications or responses; no content." },
+        "400": { description: "Not JSON, not a JSON-RPC message, or an unsupported MCP-Protocol-Version header.", content: rpc("JsonRpcError") },
+        "403": {
+          description: "Missing or wrong API key (API Gateway's own answer), or (local server) an Origin that is not the server's own.",
+          content: { "application/json": { schema: { oneOf: [{ $ref: "#/components/schemas/Forbidden" }, { $ref: "#/components/schemas/JsonRpcError" }] } } },
+        },
+        "406": { description: "The Accept header does not list both application/json and text/event-stream.", content: rpc("JsonRpcError") },
+        "413": { description: "The body is larger than 64 KiB.", content: rpc("JsonRpcError") },
+        "415": { description: "The Content-Type is not application/json.", content: rpc("JsonRpcError") },
+        "504": { description: "The request did not complete within the function's time.", content: rpc("JsonRpcError") },
+      },
+    },
+    get: { operationId: "mcpGet", ...notOffered },
+    delete: { operationId: "mcpDelete", ...notOffered },
   };
 }

@@ -8,6 +8,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
 import { startLocalApi, type LocalApi } from "../../../scripts/lib/local-api";
 import { createMemoryTelemetry } from "../../../shared/observability/telemetry";
 import { startOrigin, type Origin } from "../../helpers/origin";
@@ -246,5 +247,54 @@ describe("MCP over npm start's server, with the SDK client", () => {
     await call(client, "web_fetch", { url: "http://10.0.0.1/" });
     const line = telemetry.lines.filter((l) => l.fields.route === "mcp").at(-1)!;
     expect(line.fields).toMatchObject({ route: "mcp", status: 200, tool: "web_fetch", tool_code: "address_not_allowed" });
+  });
+});
+
+describe("the OpenAPI document lists /mcp and describes its real answers", () => {
+  type Doc = { paths: Record<string, Record<string, { responses: Record<string, any> }>>; components: { schemas: Record<string, any> } };
+
+  const rawPost = (body: string, headers: Record<string, string> = {}) =>
+    fetch(`${api.url}/mcp`, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "x-api-key": "key-one", ...headers },
+      body,
+    });
+
+  it("every captured /mcp answer conforms to the documented schema for its status", async () => {
+    const doc = (await (await fetch(`${api.url}/openapi.json`)).json()) as Doc;
+    expect(Object.keys(doc.paths["/mcp"]!).sort()).toEqual(["delete", "get", "post"]);
+    const resolve = (schema: any): z.ZodType => {
+      if (schema.$ref) return z.fromJSONSchema(doc.components.schemas[String(schema.$ref).split("/").pop()!]);
+      if (schema.oneOf) return z.union(schema.oneOf.map(resolve) as [z.ZodType, z.ZodType]);
+      if (schema.type === "array") return z.array(resolve(schema.items));
+      throw new Error(`unexpected schema ${JSON.stringify(schema)}`);
+    };
+    const list = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" });
+    const cases: Array<[string, Response]> = [
+      ["post", await rawPost(list)],
+      ["post", await rawPost(JSON.stringify([{ jsonrpc: "2.0", id: 1, method: "tools/list" }, { jsonrpc: "2.0", id: 2, method: "ping" }]), { "mcp-protocol-version": "2025-03-26" })],
+      ["post", await rawPost(JSON.stringify({ jsonrpc: "2.0", id: 3, method: "nope" }))],
+      ["post", await rawPost(JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }))],
+      ["post", await rawPost("[")],
+      ["post", await rawPost(list, { "x-api-key": "wrong" })],
+      ["post", await rawPost(list, { origin: "http://evil.example" })],
+      ["post", await rawPost(list, { accept: "application/json" })],
+      ["post", await rawPost(list, { "content-type": "text/plain" })],
+      ["post", await rawPost(JSON.stringify({ jsonrpc: "2.0", id: 4, method: "ping", params: { pad: "x".repeat(70_000) } }))],
+      ["get", await fetch(`${api.url}/mcp`, { headers: { "x-api-key": "key-one" } })],
+      ["delete", await fetch(`${api.url}/mcp`, { method: "DELETE", headers: { "x-api-key": "key-one" } })],
+    ];
+    for (const [method, res] of cases) {
+      const documented = doc.paths["/mcp"]![method]!.responses[String(res.status)];
+      expect(documented, `${method} /mcp documents ${res.status}`).toBeDefined();
+      const text = await res.text();
+      if (documented.content === undefined) {
+        expect(text).toBe("");
+        continue;
+      }
+      const parsed = resolve(documented.content["application/json"].schema).safeParse(JSON.parse(text));
+      expect(parsed.success, `${method} /mcp ${res.status}: ${text.slice(0, 200)}`).toBe(true);
+    }
+    expect(new Set(cases.map(([, r]) => r.status))).toEqual(new Set([200, 202, 400, 403, 405, 406, 413, 415]));
   });
 });
