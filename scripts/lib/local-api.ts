@@ -92,7 +92,7 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
       { method: "GET", path: "/mcp", handler: mcpHandler },
       { method: "DELETE", path: "/mcp", handler: mcpHandler },
     ],
-    documents: { "/openapi.json": buildOpenApiDocument() },
+    documents: { "/openapi.json": (serverUrl) => buildOpenApiDocument({ servers: [{ url: serverUrl, description: "npm start" }] }) },
     apiKeys: config.local.apiKeys,
     port: options.port ?? config.local.port,
     log: options.log,
