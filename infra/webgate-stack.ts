@@ -24,7 +24,7 @@ export interface WebgateStackProps extends StackProps {
   envName: string;
   settings: EnvironmentSettings;
   /**
-   * Directory holding `fetch/handler.ts` and `search/handler.ts`.
+   * Directory holding `fetch/handler.ts`, `search/handler.ts` and `mcp/handler.ts`.
    * @default `<repo>/functions`
    */
   functionsDir?: string;
@@ -36,6 +36,7 @@ export class WebgateStack extends Stack {
   readonly providerSecret: ProviderSecret;
   readonly fetchFunction: ApiFunction;
   readonly searchFunction: ApiFunction;
+  readonly mcpFunction: ApiFunction;
   readonly api: Api;
   readonly observability: Observability;
 
@@ -62,6 +63,20 @@ export class WebgateStack extends Stack {
       subnets: this.network.functionSubnets,
       securityGroup: this.network.functionSecurityGroup,
     };
+    const fetchEnvironment = {
+      [ENV.TABLE_NAME]: this.pageTable.table.tableName,
+      [ENV.FETCH_TIMEOUT_MS]: String(s.fetch.fetchTimeoutMs),
+      [ENV.MAX_RESPONSE_BYTES]: String(s.fetch.maxResponseBytes),
+      [ENV.MAX_REDIRECTS]: String(s.fetch.maxRedirects),
+      [ENV.CACHE_TTL_S]: String(s.fetch.cacheTtlS),
+      [ENV.ALLOWED_DOMAINS]: s.fetch.allowedDomains.join(","),
+      [ENV.BLOCKED_DOMAINS]: s.fetch.blockedDomains.join(","),
+    };
+    const searchEnvironment = {
+      [ENV.PROVIDER_SECRET_ARN]: this.providerSecret.secret.secretArn,
+      ...(s.search.provider ? { [ENV.SEARCH_PROVIDER]: s.search.provider } : {}),
+      ...(s.search.searxngUrl ? { [ENV.SEARXNG_URL]: s.search.searxngUrl } : {}),
+    };
     this.fetchFunction = new ApiFunction(this, "Fetch", {
       ...common,
       entry: path.join(functionsDir, "fetch", "handler.ts"),
@@ -69,15 +84,7 @@ export class WebgateStack extends Stack {
       memoryMb: s.fetch.memoryMb,
       timeoutS: s.fetch.timeoutS,
       reservedConcurrency: s.fetch.reservedConcurrency,
-      environment: {
-        [ENV.TABLE_NAME]: this.pageTable.table.tableName,
-        [ENV.FETCH_TIMEOUT_MS]: String(s.fetch.fetchTimeoutMs),
-        [ENV.MAX_RESPONSE_BYTES]: String(s.fetch.maxResponseBytes),
-        [ENV.MAX_REDIRECTS]: String(s.fetch.maxRedirects),
-        [ENV.CACHE_TTL_S]: String(s.fetch.cacheTtlS),
-        [ENV.ALLOWED_DOMAINS]: s.fetch.allowedDomains.join(","),
-        [ENV.BLOCKED_DOMAINS]: s.fetch.blockedDomains.join(","),
-      },
+      environment: fetchEnvironment,
     });
     this.pageTable.grantItemReadWrite(this.fetchFunction.function);
 
@@ -88,19 +95,31 @@ export class WebgateStack extends Stack {
       memoryMb: s.search.memoryMb,
       timeoutS: s.search.timeoutS,
       reservedConcurrency: s.search.reservedConcurrency,
-      environment: {
-        [ENV.PROVIDER_SECRET_ARN]: this.providerSecret.secret.secretArn,
-        ...(s.search.provider ? { [ENV.SEARCH_PROVIDER]: s.search.provider } : {}),
-        ...(s.search.searxngUrl ? { [ENV.SEARXNG_URL]: s.search.searxngUrl } : {}),
-      },
+      environment: searchEnvironment,
     });
     this.providerSecret.grantReadValue(this.searchFunction.function);
+
+    // /mcp runs both tools in one function: the fetch settings (the heavier of the two: page
+    // conversion and the store) and both configurations; IAM: the page table and the provider
+    // secret, nothing else.
+    this.mcpFunction = new ApiFunction(this, "Mcp", {
+      ...common,
+      entry: path.join(functionsDir, "mcp", "handler.ts"),
+      serviceName: "webgate-mcp",
+      memoryMb: s.fetch.memoryMb,
+      timeoutS: s.fetch.timeoutS,
+      reservedConcurrency: s.fetch.reservedConcurrency,
+      environment: { ...fetchEnvironment, ...searchEnvironment },
+    });
+    this.pageTable.grantItemReadWrite(this.mcpFunction.function);
+    this.providerSecret.grantReadValue(this.mcpFunction.function);
 
     const accessLogs = new logs.LogGroup(this, "ApiAccessLogs", { retention: s.logRetentionDays, removalPolicy: dataRemoval });
     this.api = new Api(this, "Api", {
       envName: props.envName,
       fetchFunction: this.fetchFunction.function,
       searchFunction: this.searchFunction.function,
+      mcpFunction: this.mcpFunction.function,
       accessLogGroup: accessLogs,
       usagePlan: { rateLimit: s.api.rateLimit, burstLimit: s.api.burstLimit, quotaLimit: s.api.quotaLimit, quotaPeriod: s.api.quotaPeriod },
       stageThrottle: { rateLimit: s.api.stageRateLimit, burstLimit: s.api.stageBurstLimit },
@@ -109,13 +128,13 @@ export class WebgateStack extends Stack {
     this.observability = new Observability(this, "Observability", {
       envName: props.envName,
       restApi: this.api.restApi,
-      functions: { fetch: this.fetchFunction.function, search: this.searchFunction.function },
+      functions: { fetch: this.fetchFunction.function, search: this.searchFunction.function, mcp: this.mcpFunction.function },
       table: this.pageTable.table,
       serverErrorRatePercent: s.alarms.serverErrorRatePercent,
       alarmTopicArn: s.alarms.topicArn,
     });
 
-    new CfnOutput(this, "ApiUrl", { value: this.api.restApi.url, description: "Base URL of the API (append fetch or search)" });
+    new CfnOutput(this, "ApiUrl", { value: this.api.restApi.url, description: "Base URL of the API (append fetch, search or mcp)" });
     new CfnOutput(this, "ApiKeyId", {
       value: this.api.apiKey.keyId,
       description: "Id of the first consumer's API key; read its value with aws apigateway get-api-key --include-value",

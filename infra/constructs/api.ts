@@ -1,6 +1,7 @@
 /**
- * The public API: an API Gateway REST API (regional) with `POST /fetch`, `GET /fetch` and
- * `POST /search`, an API key required on every method, a usage plan per environment, stage
+ * The public API: an API Gateway REST API (regional) with `POST /fetch`, `GET /fetch`,
+ * `POST /search` and the MCP endpoint `POST /mcp` (GET and DELETE reach its function too, which
+ * answers 405 as the MCP transport allows), an API key required on every method, a usage plan per environment, stage
  * throttling, JSON access logs, request validation that bounds the fields' sizes, and error
  * bodies in webgate's own `{ "error": { … } }` shape for the answers API Gateway gives itself.
  * CORS is off: callers are agents and servers, not browsers.
@@ -33,7 +34,7 @@ export const GATEWAY_ERRORS: ReadonlyArray<{ type: apigw.ResponseType; status: n
   { type: apigw.ResponseType.BAD_REQUEST_BODY, status: 400, code: "invalid_request", retryable: false, message: `The request body is not accepted: a field is too long (url at most ${FIELD_LIMITS.url} characters, query at most ${FIELD_LIMITS.query}, snapshot_id at most ${FIELD_LIMITS.snapshotId}) or it has more than ${FIELD_LIMITS.properties} fields.` },
   { type: apigw.ResponseType.BAD_REQUEST_PARAMETERS, status: 400, code: "invalid_request", retryable: false, message: "The query parameter url is required." },
   // REST APIs answer an unknown path or method with 403 MissingAuthenticationToken; say 404.
-  { type: apigw.ResponseType.MISSING_AUTHENTICATION_TOKEN, status: 404, code: "not_found", retryable: false, message: "No such route: use POST /fetch, GET /fetch or POST /search." },
+  { type: apigw.ResponseType.MISSING_AUTHENTICATION_TOKEN, status: 404, code: "not_found", retryable: false, message: "No such route: use POST /fetch, GET /fetch, POST /search or POST /mcp." },
   { type: apigw.ResponseType.THROTTLED, status: 429, code: "rate_limited", retryable: true, message: "Too many requests: slow down and retry." },
   { type: apigw.ResponseType.QUOTA_EXCEEDED, status: 429, code: "rate_limited", retryable: false, message: "The API key's quota for this period is used up." },
   { type: apigw.ResponseType.REQUEST_TOO_LARGE, status: 400, code: "invalid_request", retryable: false, message: "The request is too large." },
@@ -45,6 +46,8 @@ export interface ApiProps {
   envName: string;
   fetchFunction: lambda.IFunction;
   searchFunction: lambda.IFunction;
+  /** Serves /mcp (web_fetch and web_search over MCP Streamable HTTP). */
+  mcpFunction: lambda.IFunction;
   accessLogGroup: logs.ILogGroup;
   usagePlan: { rateLimit: number; burstLimit: number; quotaLimit: number; quotaPeriod: "DAY" | "WEEK" | "MONTH" };
   stageThrottle: { rateLimit: number; burstLimit: number };
@@ -141,6 +144,14 @@ export class Api extends Construct {
     fetch.addMethod("POST", fetchIntegration, { requestValidator: validator, requestModels: { "application/json": fetchModel } });
     fetch.addMethod("GET", fetchIntegration, { requestValidator: validator, requestParameters: { "method.request.querystring.url": true } });
     this.restApi.root.addResource("search").addMethod("POST", searchIntegration, { requestValidator: validator, requestModels: { "application/json": searchModel } });
+    // /mcp: no body model. JSON-RPC bodies (objects or batches) are parsed, bounded (64 KiB) and
+    // answered with the protocol's own errors by the function; a gateway 400 in the REST error
+    // shape would not be an answer an MCP client understands. GET (an SSE stream) and DELETE (a
+    // session) reach the function, which answers 405, instead of the gateway's 404 for an
+    // unknown method. Same key, same usage plan as the REST routes (defaultMethodOptions).
+    const mcpIntegration = new apigw.LambdaIntegration(props.mcpFunction, { allowTestInvoke: false });
+    const mcp = this.restApi.root.addResource("mcp");
+    for (const method of ["POST", "GET", "DELETE"]) mcp.addMethod(method, mcpIntegration, { requestValidator: validator });
 
     this.usagePlan = this.restApi.addUsagePlan("UsagePlan", {
       name: `webgate-${props.envName}`,

@@ -30,7 +30,7 @@ describe("functions", () => {
   const sgId = resources(dev, "AWS::EC2::SecurityGroup").find((g) => String(g.props.GroupDescription).startsWith("webgate functions"))!.id;
 
   it("run Node.js 22 on arm64 inside the VPC's function subnets with the locked-down security group", () => {
-    expect(all).toHaveLength(2);
+    expect(all).toHaveLength(3);
     const functionSubnets = resources(dev, "AWS::EC2::Subnet")
       .filter((s) => JSON.stringify(s.props.Tags).includes('"Value":"functions"'))
       .map((s) => ref(s.id));
@@ -155,10 +155,10 @@ describe("API", () => {
   const methods = resources(dev, "AWS::ApiGateway::Method");
   const resourcePaths = Object.fromEntries(resources(dev, "AWS::ApiGateway::Resource").map((r) => [r.id, r.props.PathPart as string]));
 
-  it("is a regional REST API with POST/GET /fetch and POST /search only, no CORS", () => {
+  it("is a regional REST API with POST/GET /fetch, POST /search and /mcp only, no CORS", () => {
     dev.template.hasResourceProperties("AWS::ApiGateway::RestApi", { EndpointConfiguration: { Types: ["REGIONAL"] } });
     const routes = methods.map((m) => `${m.props.HttpMethod} /${resourcePaths[m.props.ResourceId.Ref]}`).sort();
-    expect(routes).toEqual(["GET /fetch", "POST /fetch", "POST /search"]);
+    expect(routes).toEqual(["DELETE /mcp", "GET /fetch", "GET /mcp", "POST /fetch", "POST /mcp", "POST /search"]);
   });
 
   it("requires an API key on every method", () => {
@@ -169,7 +169,7 @@ describe("API", () => {
     const [validator] = resources(dev, "AWS::ApiGateway::RequestValidator");
     expect(validator!.props).toMatchObject({ ValidateRequestBody: true, ValidateRequestParameters: true });
     for (const m of methods) expect(m.props.RequestValidatorId).toEqual(ref(validator!.id));
-    const get = methods.find((m) => m.props.HttpMethod === "GET")!;
+    const get = methods.find((m) => m.props.HttpMethod === "GET" && resourcePaths[m.props.ResourceId.Ref] === "fetch")!;
     expect(get.props.RequestParameters).toEqual({ "method.request.querystring.url": true });
     const models = Object.fromEntries(resources(dev, "AWS::ApiGateway::Model").map((m) => [m.id, m.props.Schema as unknown]));
     const schemaOf = (route: string) => models[methods.find((m) => m.props.HttpMethod === "POST" && resourcePaths[m.props.ResourceId.Ref] === route)!.props.RequestModels["application/json"].Ref];
@@ -228,6 +228,8 @@ describe("observability", () => {
       "webgate-dev-api-5xx-rate",
       "webgate-dev-fetch-errors",
       "webgate-dev-fetch-throttles",
+      "webgate-dev-mcp-errors",
+      "webgate-dev-mcp-throttles",
       "webgate-dev-search-errors",
       "webgate-dev-search-throttles",
       "webgate-dev-table-throttles",
@@ -245,7 +247,7 @@ describe("observability", () => {
     const envs = structuredClone(CDK_CONTEXT.environments) as Record<string, { alarms: Record<string, unknown> }>;
     envs.dev!.alarms.topicArn = topicArn;
     const withTopic = resources(synth("dev", { key: "topic", environments: envs }), "AWS::CloudWatch::Alarm");
-    expect(withTopic).toHaveLength(6);
+    expect(withTopic).toHaveLength(8);
     for (const a of withTopic) {
       expect(a.props.AlarmActions).toEqual([topicArn]);
       expect(a.props.OKActions).toEqual([topicArn]);

@@ -15,14 +15,14 @@ export const CDK_CONTEXT = (JSON.parse(readFileSync(path.join(REPO_ROOT, "cdk.js
 
 /**
  * NodejsFunction requires the entry files to exist (under the project root) even when bundling
- * is skipped. Bundling is not under test here, so the synth points at two empty entry files in
+ * is skipped. Bundling is not under test here, so the synth points at empty entry files in
  * a temporary directory inside the git-ignored cdk.out/.
  */
 function entryStubs(): string {
   // A fixed path written with the same bytes by every worker, so parallel test files agree and
   // nothing piles up between runs.
   const dir = path.join(REPO_ROOT, "cdk.out", "test-entries");
-  for (const route of ["fetch", "search"]) {
+  for (const route of ["fetch", "search", "mcp"]) {
     mkdirSync(path.join(dir, route), { recursive: true });
     writeFileSync(path.join(dir, route, "handler.ts"), "export const handler = () => undefined;\n");
   }
