@@ -35,7 +35,7 @@ const LEASE_MARGIN_MS = 5_000;
 export const systemClock: Clock = { now: () => Date.now() };
 
 /** Reads one page for a validated request; the /fetch route and the MCP `web_fetch` tool share it. */
-export type FetchRunner = (input: FetchRequest, ctx: Pick<ApiRequestContext, "addLogFields">) => Promise<FetchResponse>;
+export type FetchRunner = (input: FetchRequest, ctx: Pick<ApiRequestContext, "addLogFields" | "deadline">) => Promise<FetchResponse>;
 
 export function createFetchHandler(deps: FetchRouteDeps): ApiHandler {
   const telemetry = deps.telemetry ?? createPowertoolsTelemetry("webgate-fetch");
@@ -83,7 +83,7 @@ export function createFetchRunner(deps: FetchRouteDeps & { telemetry: Telemetry 
   });
 
   return async (input, ctx) => {
-    const { body, observation } = await fetchPage(input, { guarded, cache, clock, policy });
+    const { body, observation } = await fetchPage(input, { guarded, cache, clock, policy, deadline: ctx.deadline });
     ctx.addLogFields({ cache: observation.cache, bytes: observation.bytes, final_host: observation.finalHost });
     const cacheMetric = { hit: METRIC.cacheHit, miss: METRIC.cacheMiss, bypass: METRIC.cacheBypass }[observation.cache];
     telemetry.metric(cacheMetric, "Count", 1);

@@ -2,6 +2,7 @@
  * /fetch: the guarded fetch, conversion and paging from a stored snapshot, without any
  * transport concerns. Everything it talks to comes in through {@link FetchServiceDeps}.
  */
+import type { Deadline } from "../deadline";
 import { WebgateError } from "../errors";
 import type { SnapshotCache, Clock } from "../cache/snapshot-cache";
 import type { SnapshotManifest, SnapshotMeta } from "../cache/page-store";
@@ -32,7 +33,16 @@ export interface FetchServiceDeps {
   cache: SnapshotCache;
   clock: Clock;
   policy: GuardPolicy;
+  /** The request's deadline (see shared/deadline.ts); the origin fetch, conversion and store write fit in it. */
+  deadline?: Deadline;
 }
+
+/**
+ * Time kept after the origin fetch for the conversion, the store write and the answer: at most
+ * this much, and at most a quarter of what is left, so a short deadline still leaves the origin
+ * most of it.
+ */
+export const POST_FETCH_RESERVE_MS = 3_000;
 
 export async function fetchPage(request: FetchRequest, deps: FetchServiceDeps): Promise<{ body: FetchResponse; observation: FetchObservation }> {
   // The URL policy runs before the cache: a refused URL is refused even if a snapshot exists.
@@ -40,7 +50,7 @@ export async function fetchPage(request: FetchRequest, deps: FetchServiceDeps): 
   const urlKey = cacheKeyFor(url, `${request.main_content ? "main" : "full"}:v${CONVERSION_VERSION}`);
   let origin: { ms: number; bytes: number } | undefined;
   const produce = async () => {
-    const produced = await produceSnapshot(url, request.main_content, deps.guarded);
+    const produced = await produceSnapshot(url, request.main_content, deps.guarded, deps.deadline);
     origin = produced.origin;
     return { content: produced.content, meta: produced.meta };
   };
@@ -59,7 +69,7 @@ export async function fetchPage(request: FetchRequest, deps: FetchServiceDeps): 
     slice = await handle.read(readStart, readEnd);
     cache = "hit";
   } else {
-    const got = await deps.cache.getPage(urlKey, { maxAgeS: request.max_age, produce, start: readStart, end: readEnd });
+    const got = await deps.cache.getPage(urlKey, { maxAgeS: request.max_age, produce, start: readStart, end: readEnd, deadline: deps.deadline });
     ({ cache, manifest, content: slice } = got);
     checkStart(request.start, manifest.totalChars);
   }
@@ -115,8 +125,15 @@ async function produceSnapshot(
   url: URL,
   mainContent: boolean,
   guarded: GuardedClient,
+  deadline: Deadline | undefined,
 ): Promise<{ content: string; meta: SnapshotMeta; origin: { ms: number; bytes: number } }> {
-  const response = await guarded.get(url.href);
+  const origin = deadline?.within({ reserveMs: Math.min(POST_FETCH_RESERVE_MS, deadline.remainingMs() / 4) });
+  let response;
+  try {
+    response = await guarded.get(url.href, origin === undefined ? {} : { signal: origin.signal });
+  } finally {
+    origin?.dispose();
+  }
   if (response.status < 200 || response.status > 299) {
     throw new WebgateError("upstream_status", `The origin answered with HTTP status ${response.status}.`, {
       // An origin's 5xx or 429 may pass; its 4xx will not.

@@ -23,7 +23,7 @@ import type { Clock } from "../cache/snapshot-cache";
 import type { WebgateConfig } from "../config";
 import { createFetchRunner } from "../fetch/fetch-route";
 import type { Dialer, Resolver } from "../http/types";
-import { createApiHandler, type ApiHandler, type ApiRequestContext, type ApiResult } from "../middleware/api-handler";
+import { createApiHandler, type ApiHandler, type ApiResult } from "../middleware/api-handler";
 import { headerOf } from "../middleware/parse-request";
 import { createPowertoolsTelemetry, type Telemetry } from "../observability/telemetry";
 import { createSearchRunner } from "../search/search-route";
@@ -32,8 +32,8 @@ import { createMcpServer } from "./mcp-server";
 /** Largest JSON-RPC body read; tool calls are a few hundred bytes. Larger bodies get 413. */
 export const MAX_MCP_BODY_BYTES = 65_536;
 
-/** Time kept back from the function's remaining time to write the deadline answer. */
-const DEADLINE_MARGIN_MS = 1_000;
+/** Time kept back from the request's deadline to write the deadline answer. */
+const DEADLINE_MARGIN_MS = 250;
 
 /** JSON-RPC's "server error" range, as the SDK's transport uses it for HTTP-level refusals. */
 const TRANSPORT_ERROR_CODE = -32000;
@@ -59,7 +59,7 @@ export interface McpRouteDeps {
    * once it is listening. Unset in AWS: API Gateway requires the key and answers no CORS.
    */
   allowedOrigins?: () => readonly string[];
-  /** Upper bound on one request's time when the Lambda context does not give one. */
+  /** Upper bound on one request's time, below the invocation's own deadline (tests shorten it). */
   deadlineMs?: number;
 }
 
@@ -80,7 +80,7 @@ export function createMcpHandler(deps: McpRouteDeps): ApiHandler {
     telemetry,
     ...(deps.secretsManager === undefined ? {} : { secretsManager: deps.secretsManager }),
   });
-  const fallbackDeadlineMs = deps.deadlineMs ?? 30_000;
+  const maxRequestMs = deps.deadlineMs ?? Number.POSITIVE_INFINITY;
 
   return createApiHandler<APIGatewayProxyEvent>({
     route: "mcp",
@@ -111,28 +111,25 @@ export function createMcpHandler(deps: McpRouteDeps): ApiHandler {
       // its answer; only their kind goes to the log line, never the body.
       transport.onerror = (error) => ctx.addLogFields({ rpc_error: error.message.slice(0, 120) });
       await server.connect(transport);
-      let timer: NodeJS.Timeout | undefined;
+      // Inside the request's own deadline (shared/deadline.ts), with time kept to answer.
+      const deadline = ctx.deadline.within({ reserveMs: DEADLINE_MARGIN_MS, maxMs: maxRequestMs });
       try {
-        const deadline = new Promise<"deadline">((resolve) => {
-          timer = setTimeout(() => resolve("deadline"), deadlineOf(ctx, fallbackDeadlineMs));
+        const expired = new Promise<"deadline">((resolve) => {
+          if (deadline.signal.aborted) resolve("deadline");
+          deadline.signal.addEventListener("abort", () => resolve("deadline"), { once: true });
         });
-        const response = await Promise.race([transport.handleRequest(toRequest(event)), deadline]);
+        const response = await Promise.race([transport.handleRequest(toRequest(event)), expired]);
         if (response === "deadline") {
           ctx.addLogFields({ refused: "deadline" });
           return rpcError(504, REQUEST_TIMEOUT_CODE, "The request did not complete in time.");
         }
         return await fromResponse(response);
       } finally {
-        clearTimeout(timer);
+        deadline.dispose();
         await server.close();
       }
     },
   });
-}
-
-function deadlineOf(ctx: ApiRequestContext, fallbackMs: number): number {
-  const remaining = typeof ctx.context.getRemainingTimeInMillis === "function" ? ctx.context.getRemainingTimeInMillis() : undefined;
-  return Math.max(1, Math.min(fallbackMs, (remaining ?? fallbackMs) - DEADLINE_MARGIN_MS));
 }
 
 /**
