@@ -90,10 +90,12 @@ describe("MCP over npm start's server, with the SDK client", () => {
   it("lists every /fetch and /search request field as a tool argument (fields added there appear here)", async () => {
     const client = await connect();
     const { tools } = await client.listTools();
-    const doc = (await (await fetch(`${api.url}/openapi.json`)).json()) as { components: { schemas: Record<string, { properties: Record<string, unknown> }> } };
+    type Body = { content: { "application/json": { schema: { properties: Record<string, unknown> } } } };
+    const doc = (await (await fetch(`${api.url}/openapi.json`)).json()) as { components: { requestBodies: Record<string, Body> } };
     const fields = (name: string) => Object.keys(tools.find((t) => t.name === name)!.inputSchema.properties ?? {}).sort();
-    expect(fields("web_fetch")).toEqual(Object.keys(doc.components.schemas.FetchRequest!.properties).sort());
-    expect(fields("web_search")).toEqual(Object.keys(doc.components.schemas.SearchRequest!.properties).sort());
+    const documented = (name: string) => Object.keys(doc.components.requestBodies[name]!.content["application/json"].schema.properties).sort();
+    expect(fields("web_fetch")).toEqual(documented("FetchRequest"));
+    expect(fields("web_search")).toEqual(documented("SearchRequest"));
   });
 
   it("reads a long page to the end through the More lines and the snapshot id, and the parts join to the sha256", async () => {
