@@ -162,7 +162,7 @@ function mcpPath(): JsonObject {
   });
   const notOffered = {
     summary: "Not offered: the endpoint is stateless and answers in JSON (no SSE stream, no session).",
-    responses: { "405": { description: "Method not allowed (Allow: POST).", content: rpc("JsonRpcError") } },
+    responses: withGatewayAnswers({ "405": { description: "Method not allowed (Allow: POST).", content: rpc("JsonRpcError") } }),
   };
   return {
     post: {
@@ -172,21 +172,47 @@ function mcpPath(): JsonObject {
         "Send JSON-RPC 2.0 messages with `Accept: application/json, text/event-stream`. No session: every request stands alone (initialize is optional). " +
         "A refused or failed tool call is a result with isError true whose structuredContent is the error object of the error table.",
       requestBody: { required: true, content: rpcOrBatch("JsonRpcMessage") },
-      responses: {
+      responses: withGatewayAnswers({
         "200": { description: "The JSON-RPC answer(s): a result or a JSON-RPC error (unknown method, bad params).", content: rpcOrBatch("JsonRpcResponse") },
         "202": { description: "Accepted: the body held only notifications or responses; no content." },
         "400": { description: "Not JSON, not a JSON-RPC message, or an unsupported MCP-Protocol-Version header.", content: rpc("JsonRpcError") },
-        "403": {
-          description: "Missing or wrong API key (API Gateway's own answer), or (local server) an Origin that is not the server's own.",
-          content: { "application/json": { schema: { oneOf: [{ $ref: "#/components/schemas/Forbidden" }, { $ref: "#/components/schemas/JsonRpcError" }] } } },
-        },
+        "403": { description: "On the local server: an Origin that is not the server's own.", content: rpc("JsonRpcError") },
         "406": { description: "The Accept header does not list both application/json and text/event-stream.", content: rpc("JsonRpcError") },
         "413": { description: "The body is larger than 64 KiB.", content: rpc("JsonRpcError") },
         "415": { description: "The Content-Type is not application/json.", content: rpc("JsonRpcError") },
         "504": { description: "The request did not complete within the function's time.", content: rpc("JsonRpcError") },
-      },
+      }),
     },
     get: { operationId: "mcpGet", ...notOffered },
     delete: { operationId: "mcpDelete", ...notOffered },
   };
+}
+
+type ResponseObject = { description: string; content?: { "application/json": { schema: JsonObject } } };
+
+/**
+ * The endpoint's own answers merged with the ones given before the function runs (API Gateway's
+ * or the local server's key check, size limit, routing, throttling and catch-all, in the REST
+ * error shape): where both can answer a status, either body is documented.
+ */
+function withGatewayAnswers(own: Record<string, ResponseObject>): Record<string, ResponseObject> {
+  const gateway = errorResponses([]) as Record<string, ResponseObject>;
+  const merged: Record<string, ResponseObject> = { ...gateway };
+  const schemasOf = (r: ResponseObject): JsonObject[] => {
+    const schema = r.content?.["application/json"].schema;
+    if (schema === undefined) return [];
+    return Array.isArray(schema.oneOf) ? (schema.oneOf as JsonObject[]) : [schema];
+  };
+  for (const [status, answer] of Object.entries(own)) {
+    const before = gateway[status];
+    if (before === undefined || answer.content === undefined) {
+      merged[status] = answer;
+      continue;
+    }
+    merged[status] = {
+      description: `${answer.description} Before the function runs: ${before.description}`,
+      content: { "application/json": { schema: { oneOf: [...schemasOf(before), ...schemasOf(answer)] } } },
+    };
+  }
+  return Object.fromEntries(Object.entries(merged).sort(([a], [b]) => Number(a) - Number(b)));
 }
