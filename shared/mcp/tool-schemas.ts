@@ -37,9 +37,9 @@ function withHelp<T extends z.ZodObject>(schema: T, help: Record<string, string>
     const text = help[name];
     shape[name] = field.description === undefined && text !== undefined ? field.describe(text) : field;
   }
-  // Same fields, rules and defaults: `extend` clones the schema with the new shape and keeps its
-  // strictness (unknown fields refused), so the tool accepts exactly what the route accepts.
-  return schema.extend(shape) as unknown as T;
+  // Same fields, rules and defaults: `safeExtend` clones the schema with the new shape and keeps its
+  // strictness (unknown fields refused) and refinements, so the tool accepts exactly what the route accepts.
+  return schema.safeExtend(shape) as unknown as T;
 }
 
 export const webFetchInputSchema = withHelp(fetchRequestSchema, FETCH_FIELD_HELP);

@@ -1,7 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { FetchResponse } from "../../../shared/fetch/schema";
-import { webFetchInputSchema, webFetchOutputSchema, webSearchOutputSchema } from "../../../shared/mcp/tool-schemas";
+import { webFetchInputSchema, webFetchOutputSchema, webSearchInputSchema, webSearchOutputSchema } from "../../../shared/mcp/tool-schemas";
+import { searchRequestSchema } from "../../../shared/search/schema";
 import { attributeValue, errorAdvice, errorText, frameFetchResult, searchResultText, toOneLine } from "../../../shared/mcp/tool-text";
 import { fetchRequestSchema } from "../../../shared/fetch/schema";
 
@@ -138,6 +139,23 @@ describe("tool schemas", () => {
       const a = webFetchInputSchema.safeParse(input);
       const b = fetchRequestSchema.safeParse(input);
       expect(a.success).toBe(b.success);
+      if (a.success && b.success) expect(a.data).toEqual(b.data);
+    }
+  });
+
+  it("accepts exactly what /search accepts (its refinements included)", () => {
+    const inputs: unknown[] = [
+      { query: "rivers" },
+      { query: "r" },
+      { query: "rivers", max_results: 11 },
+      { query: "rivers", allowed_domains: ["example.com"], blocked_domains: ["example.com"] },
+      { query: "rivers", blocked_domains: ["not a domain"] },
+      { query: "rivers", provider: "nope" },
+    ];
+    for (const input of inputs) {
+      const a = webSearchInputSchema.safeParse(input);
+      const b = searchRequestSchema.safeParse(input);
+      expect(a.success, JSON.stringify(input)).toBe(b.success);
       if (a.success && b.success) expect(a.data).toEqual(b.data);
     }
   });
