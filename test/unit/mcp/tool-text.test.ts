@@ -16,6 +16,7 @@ function page(overrides: Partial<FetchResponse> = {}): FetchResponse {
     charset: "utf-8",
     title: "A page",
     extractor: "readability",
+    format: "markdown",
     total_chars: 48_211,
     start: 0,
     end: 30_000,
