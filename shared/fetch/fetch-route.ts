@@ -16,7 +16,7 @@ import type { Dialer, Resolver } from "../http/types";
 import { createApiHandler, type ApiHandler } from "../middleware/api-handler";
 import { parseJsonBody, queryObject, validate } from "../middleware/parse-request";
 import { METRIC } from "../observability/metric-names";
-import { createPowertoolsTelemetry, type Telemetry } from "../observability/telemetry";
+import { createPowertoolsTelemetry, hostOf, type Telemetry } from "../observability/telemetry";
 import { fetchPage } from "./fetch-service";
 import { fetchRequestSchema, fromQuery, type FetchRequest } from "./schema";
 
@@ -70,6 +70,9 @@ export function createFetchHandler(deps: FetchRouteDeps): ApiHandler {
     telemetry,
     parse: parseFetchRequest,
     handle: async (input, ctx) => {
+      // The requested host as written, logged before anything can fail (never path, query,
+      // userinfo or a resolved address).
+      ctx.addLogFields({ host: hostOf(input.url) });
       const { body, observation } = await fetchPage(input, { guarded, cache, clock, policy, deadline: ctx.deadline });
       ctx.addLogFields({ cache: observation.cache, bytes: observation.bytes, final_host: observation.finalHost });
       const cacheMetric = { hit: METRIC.cacheHit, miss: METRIC.cacheMiss, bypass: METRIC.cacheBypass }[observation.cache];

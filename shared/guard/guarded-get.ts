@@ -12,7 +12,7 @@ import { bareHostname } from "../http/http-client";
 import type { HttpClient, Resolver } from "../http/types";
 import { resolveChecked } from "./guarded-lookup";
 import { resolvePolicy, type GuardPolicy } from "./policy";
-import { checkUrl } from "./url-policy";
+import { checkUrl, refuseWrittenUserinfo } from "./url-policy";
 
 export const WEBGATE_USER_AGENT = "webgate/0.1 (guarded web reader for AI agents)";
 
@@ -153,7 +153,12 @@ function nextHop(
       details: { redirects: redirects.length, limit: maxRedirects },
     });
   }
-  return atHopSync(redirects.length, () => checkUrl(target.href, policy));
+  return atHopSync(redirects.length, () => {
+    // The Location as sent: `https://@host/` parses to a URL without the "@", which checkUrl on
+    // the resolved href could no longer see.
+    refuseWrittenUserinfo(location);
+    return checkUrl(target.href, policy);
+  });
 }
 
 /**
@@ -182,5 +187,6 @@ function hopError(hop: number, error: unknown): unknown {
   return new WebgateError(error.code, `Redirect ${hop} refused: ${error.message}`, {
     cause: error,
     details: { ...error.details, redirect: hop },
+    logReason: error.logReason,
   });
 }

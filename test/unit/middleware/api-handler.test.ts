@@ -56,7 +56,7 @@ describe("createApiHandler", () => {
     expect(json.error.field).toBe(field);
     expect(json.error.retryable).toBe(false);
     expect(typeof json.error.request_id).toBe("string");
-    expect(telemetry.metrics).toContainEqual(expect.objectContaining({ name: "Refusals", dimensions: { route: "test", code: "invalid_request" } }));
+    expect(telemetry.metrics).toContainEqual(expect.objectContaining({ name: "Refusals", dimensions: { route: "test", code: "invalid_request", reason: "none" } }));
   });
 
   it("refuses a body that is not declared as JSON", async () => {
@@ -98,6 +98,53 @@ describe("createApiHandler", () => {
     expect(res.body).not.toContain("secret internals");
     expect(telemetry.lines[0]!.level).toBe("error");
     expect(telemetry.lines[0]!.fields.error_message).toContain("secret internals");
+  });
+
+  it("logs an origin's failure as a warning and a caller's refusal as info, with the exact reason in the log and the metric", async () => {
+    const upstream = build(() => Promise.reject(new WebgateError("upstream_status", "The origin answered with HTTP status 503.", { details: { upstream_status: 503 } })));
+    await call(upstream.handler, { name: "ab" });
+    expect(upstream.telemetry.lines[0]!.level).toBe("warn");
+    expect(upstream.telemetry.lines[0]!.fields.code).toBe("upstream_status");
+
+    const refused = build(() =>
+      Promise.reject(new WebgateError("address_not_allowed", "The host name resolves to an address outside public unicast or on the block list.", { details: { reason: "resolves-to-refused-address" }, logReason: "link-local" })),
+    );
+    const { json } = await call(refused.handler, { name: "ab" });
+    expect(json.error.reason).toBe("resolves-to-refused-address");
+    expect(JSON.stringify(json)).not.toContain("link-local");
+    expect(refused.telemetry.lines[0]!.level).toBe("info");
+    expect(refused.telemetry.lines[0]!.fields).toMatchObject({ code: "address_not_allowed", reason: "link-local" });
+    expect(refused.telemetry.metrics).toContainEqual(expect.objectContaining({ name: "Refusals", dimensions: { route: "test", code: "address_not_allowed", reason: "link-local" } }));
+
+    // Without a log reason, a string details.reason is the metric's reason.
+    const literal = build(() => Promise.reject(new WebgateError("no_readable_content", "none", { details: { reason: "empty_body" } })));
+    await call(literal.handler, { name: "ab" });
+    expect(literal.telemetry.metrics).toContainEqual(expect.objectContaining({ name: "Refusals", dimensions: { route: "test", code: "no_readable_content", reason: "empty_body" } }));
+  });
+
+  it("answers upstream_timeout (504), not internal, when the handler outlives the invocation", async () => {
+    const { handler } = build(() => new Promise(() => undefined));
+    const event = apiGatewayEvent({ method: "POST", path: "/test", body: JSON.stringify({ name: "ab" }) });
+    const res = await handler(event, lambdaContext({ getRemainingTimeInMillis: () => 150 }));
+    expect(res.statusCode).toBe(504);
+    expect(JSON.parse(res.body).error.code).toBe("upstream_timeout");
+  });
+
+  it("hands the handler a deadline counted from the invocation's remaining time", async () => {
+    let seen = -1;
+    const telemetry = createMemoryTelemetry();
+    const handler = createApiHandler({
+      route: "test",
+      parse: () => ({}),
+      handle: (_input, ctx) => {
+        seen = ctx.deadline.remainingMs();
+        return Promise.resolve({ body: {} });
+      },
+      telemetry,
+    });
+    await handler(apiGatewayEvent({ method: "POST", path: "/test", body: "{}" }), lambdaContext({ getRemainingTimeInMillis: () => 10_000 }));
+    expect(seen).toBeGreaterThan(9_000);
+    expect(seen).toBeLessThanOrEqual(10_000 - 250);
   });
 });
 
