@@ -36,7 +36,15 @@ export interface LocalServerOptions {
    * Default 30,000 ms.
    */
   invocationTimeoutMs?: number;
+  /**
+   * Requests handled at once; one more answers 429 `rate_limited` with `Retry-After: 1`, as API
+   * Gateway's throttling would. Each request may hold a response body up to the body limit and
+   * its conversion, so this bounds the server's memory. Default {@link MAX_CONCURRENT_REQUESTS}.
+   */
+  maxConcurrentRequests?: number;
 }
+
+export const MAX_CONCURRENT_REQUESTS = 32;
 
 export interface RunningServer {
   url: string;
@@ -49,6 +57,8 @@ export async function startHttpFrontend(options: LocalServerOptions): Promise<Ru
   const log = options.log ?? ((line) => process.stdout.write(`${JSON.stringify(line)}\n`));
   const maxBody = options.maxBodyBytes ?? 1_048_576;
   const invocationTimeoutMs = options.invocationTimeoutMs ?? 30_000;
+  const maxConcurrent = options.maxConcurrentRequests ?? MAX_CONCURRENT_REQUESTS;
+  let inFlight = 0;
   const server = http.createServer((req, res) => {
     const started = performance.now();
     const requestId = randomUUID();
@@ -64,6 +74,12 @@ export async function startHttpFrontend(options: LocalServerOptions): Promise<Ru
       answer(400, errorBody("invalid_request", "The request target is not a valid URL.", requestId));
       return;
     }
+    if (inFlight >= maxConcurrent) {
+      answer(429, errorBody("rate_limited", `The local server is handling its limit of ${maxConcurrent} requests at once; retry shortly.`, requestId), { "retry-after": "1" });
+      return;
+    }
+    inFlight += 1;
+    res.once("close", () => (inFlight -= 1));
     const document = options.documents?.[url.pathname];
     if (document !== undefined && req.method === "GET") {
       answer(200, JSON.stringify(document(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)));
