@@ -18,6 +18,7 @@ export const ENV = {
   ALLOWED_PORTS: "WEBGATE_ALLOWED_PORTS",
   BLOCKED_CIDRS: "WEBGATE_BLOCKED_CIDRS",
   ALLOW_LOCALHOST: "WEBGATE_ALLOW_LOCALHOST",
+  URL_SECRET_CHECK: "WEBGATE_URL_SECRET_CHECK",
   // Page store.
   TABLE_NAME: "WEBGATE_TABLE_NAME",
   DYNAMODB_ENDPOINT: "WEBGATE_DYNAMODB_ENDPOINT",
@@ -95,6 +96,12 @@ const envSchema = z.object({
   [ENV.ALLOWED_PORTS]: list.optional(),
   [ENV.BLOCKED_CIDRS]: list.optional(),
   [ENV.ALLOW_LOCALHOST]: bool(ENV.ALLOW_LOCALHOST).optional(),
+  [ENV.URL_SECRET_CHECK]: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .pipe(z.enum(["refuse", "flag", "off"], { error: `${ENV.URL_SECRET_CHECK} must be refuse, flag or off` }))
+    .optional(),
   [ENV.TABLE_NAME]: optionalNonEmpty.optional(),
   [ENV.DYNAMODB_ENDPOINT]: optionalNonEmpty.optional(),
   [ENV.CACHE_TTL_S]: intInRange(ENV.CACHE_TTL_S, 60, 604_800).optional(),
@@ -135,6 +142,8 @@ export interface WebgateConfig {
     /** Extra address ranges to refuse on top of the built-in policy (validated by the guard). */
     blockedCidrs: string[];
     allowLocalhost: boolean;
+    /** What /fetch does with a URL whose path or query looks like it carries a key or token. */
+    urlSecretCheck: "refuse" | "flag" | "off";
   };
   store: {
     tableName: string;
@@ -195,6 +204,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       allowedPorts: ports,
       blockedCidrs: e[ENV.BLOCKED_CIDRS] ?? [],
       allowLocalhost: e[ENV.ALLOW_LOCALHOST] ?? false,
+      urlSecretCheck: e[ENV.URL_SECRET_CHECK] ?? "flag",
     },
     store: {
       tableName: e[ENV.TABLE_NAME] ?? DEFAULTS.tableName,

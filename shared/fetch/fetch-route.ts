@@ -73,8 +73,8 @@ export function createFetchHandler(deps: FetchRouteDeps): ApiHandler {
       // The requested host as written, logged before anything can fail (never path, query,
       // userinfo or a resolved address).
       ctx.addLogFields({ host: hostOf(input.url) });
-      const { body, observation } = await fetchPage(input, { guarded, cache, clock, policy, deadline: ctx.deadline });
-      ctx.addLogFields({ cache: observation.cache, bytes: observation.bytes, final_host: observation.finalHost });
+      const { body, observation } = await fetchPage(input, { guarded, cache, clock, policy, deadline: ctx.deadline, urlSecretCheck: config.fetch.urlSecretCheck });
+      ctx.addLogFields({ cache: observation.cache, bytes: observation.bytes, final_host: observation.finalHost, url_secret: observation.urlSecret });
       const cacheMetric = { hit: METRIC.cacheHit, miss: METRIC.cacheMiss, bypass: METRIC.cacheBypass }[observation.cache];
       telemetry.metric(cacheMetric, "Count", 1);
       if (observation.originMs !== undefined) telemetry.metric(METRIC.originLatency, "Milliseconds", observation.originMs);

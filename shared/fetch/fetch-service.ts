@@ -10,6 +10,7 @@ import { cacheKeyFor } from "../cache/cache-key";
 import { paginate } from "../content/paginate";
 import { renderDocument } from "../content/render";
 import { checkUrl } from "../guard/url-policy";
+import { findUrlSecret, type UrlSecretKind } from "../guard/url-secret";
 import type { GuardPolicy } from "../guard/policy";
 import type { GuardedClient } from "../guard/guarded-get";
 import type { FetchRequest, FetchResponse } from "./schema";
@@ -23,6 +24,8 @@ export const CONVERSION_VERSION = "1";
 export interface FetchObservation {
   cache: "hit" | "miss" | "bypass";
   finalHost: string;
+  /** The URL-secret rule the requested URL matched (flag mode), for the log line. */
+  urlSecret: UrlSecretKind | undefined;
   bytes: number;
   originMs: number | undefined;
   originBytes: number | undefined;
@@ -35,6 +38,8 @@ export interface FetchServiceDeps {
   policy: GuardPolicy;
   /** The request's deadline (see shared/deadline.ts); the origin fetch, conversion and store write fit in it. */
   deadline?: Deadline;
+  /** `WEBGATE_URL_SECRET_CHECK`; absent: off. */
+  urlSecretCheck?: "refuse" | "flag" | "off";
 }
 
 /**
@@ -47,6 +52,16 @@ export const POST_FETCH_RESERVE_MS = 3_000;
 export async function fetchPage(request: FetchRequest, deps: FetchServiceDeps): Promise<{ body: FetchResponse; observation: FetchObservation }> {
   // The URL policy runs before the cache: a refused URL is refused even if a snapshot exists.
   const url = checkUrl(request.url, deps.policy);
+  // Before the cache and before any request leaves: a prompt-injected agent could otherwise leak
+  // a secret to the host it names.
+  const urlSecret = deps.urlSecretCheck === undefined || deps.urlSecretCheck === "off" ? undefined : findUrlSecret(url);
+  if (urlSecret !== undefined && deps.urlSecretCheck === "refuse") {
+    throw new WebgateError(
+      "url_looks_like_secret",
+      "The URL's path or query holds what looks like a key or token (a known key prefix, a JWT, 40 or more hex digits, or a long random run); it was not fetched. Remove it and try again.",
+      { logReason: urlSecret },
+    );
+  }
   const urlKey = cacheKeyFor(url, `${request.main_content ? "main" : "full"}:v${CONVERSION_VERSION}`);
   let origin: { ms: number; bytes: number } | undefined;
   const produce = async () => {
@@ -100,11 +115,13 @@ export async function fetchPage(request: FetchRequest, deps: FetchServiceDeps): 
       age_s: Math.max(0, Math.floor((now - manifest.fetchedAt) / 1000)),
     },
     cache,
+    ...(urlSecret === undefined ? {} : { warnings: ["url_looks_like_secret"] }),
   };
   return {
     body,
     observation: {
       cache,
+      urlSecret,
       finalHost: new URL(meta.finalUrl).host,
       bytes: Buffer.byteLength(page.content, "utf8"),
       originMs: origin?.ms,

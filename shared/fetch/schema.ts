@@ -82,6 +82,10 @@ export const fetchResponseSchema = z.strictObject({
     age_s: z.number().int().min(0).describe("Seconds since `fetched_at`."),
   }),
   cache: z.enum(["hit", "miss", "bypass"]).describe("hit: served from a stored snapshot; miss: fetched and stored; bypass: fetched, the store being unavailable."),
+  warnings: z
+    .array(z.string())
+    .optional()
+    .describe("Present when something about the request deserves a look; `url_looks_like_secret`: the URL's path or query looks like it carries a key or token (WEBGATE_URL_SECRET_CHECK=flag)."),
 });
 
 export type FetchResponse = z.infer<typeof fetchResponseSchema>;
