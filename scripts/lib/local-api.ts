@@ -5,7 +5,7 @@
  * the benchmarks.
  */
 import { createDynamoClient } from "../../shared/cache/dynamo-client";
-import { loadConfig } from "../../shared/config";
+import { ENV, loadConfig } from "../../shared/config";
 import { createFetchHandler } from "../../shared/fetch/fetch-route";
 import { systemResolver } from "../../shared/guard/guarded-lookup";
 import { createSearchHandler } from "../../shared/search/search-route";
@@ -15,7 +15,7 @@ import type { Dialer, Resolver } from "../../shared/http/types";
 import { createPowertoolsTelemetry, type Telemetry } from "../../shared/observability/telemetry";
 import { buildOpenApiDocument } from "../../shared/api/openapi";
 import { ensureTable, startLocalDynamo, type LocalDynamo } from "./local-dynamo";
-import { startHttpFrontend, type RunningServer } from "./local-server";
+import { StartupError, startHttpFrontend, type RunningServer } from "./local-server";
 
 export interface LocalApiOptions {
   env: Record<string, string | undefined>;
@@ -52,7 +52,14 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
     endpoint = emulator.endpoint;
   }
   const dynamo = emulator?.client ?? createDynamoClient({ endpoint });
-  if (!emulator) await ensureTable(dynamo, config.store.tableName);
+  if (!emulator) {
+    try {
+      await ensureTable(dynamo, config.store.tableName);
+    } catch (error) {
+      dynamo.destroy();
+      throw unreachableStore(endpoint, error);
+    }
+  }
 
   const fetchHandler = createFetchHandler({
     config,
@@ -70,18 +77,26 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
     telemetry: options.telemetry ?? createPowertoolsTelemetry("webgate-search", { metrics: false }),
     ...(config.search.secretArn === undefined ? {} : { secretsManager: createSecretsManagerClient() }),
   });
-  const server = await startHttpFrontend({
-    routes: [
-      { method: "POST", path: "/fetch", handler: fetchHandler },
-      { method: "GET", path: "/fetch", handler: fetchHandler },
-      { method: "POST", path: "/search", handler: searchHandler },
-    ],
-    documents: { "/openapi.json": (serverUrl) => buildOpenApiDocument({ servers: [{ url: serverUrl, description: "npm start" }] }) },
-    apiKeys: config.local.apiKeys,
-    port: options.port ?? config.local.port,
-    log: options.log,
-    invocationTimeoutMs: options.invocationTimeoutMs ?? config.fetch.timeoutMs,
-  });
+  let server: RunningServer;
+  try {
+    server = await startHttpFrontend({
+      routes: [
+        { method: "POST", path: "/fetch", handler: fetchHandler },
+        { method: "GET", path: "/fetch", handler: fetchHandler },
+        { method: "POST", path: "/search", handler: searchHandler },
+      ],
+      documents: { "/openapi.json": (serverUrl) => buildOpenApiDocument({ servers: [{ url: serverUrl, description: "npm start" }] }) },
+      apiKeys: config.local.apiKeys,
+      port: options.port ?? config.local.port,
+      log: options.log,
+      invocationTimeoutMs: options.invocationTimeoutMs ?? config.fetch.timeoutMs,
+    });
+  } catch (error) {
+    // The emulator (or the client) must not keep the process alive after a failed start.
+    if (emulator) await emulator.close();
+    else dynamo.destroy();
+    throw error;
+  }
   return {
     ...server,
     dynamoEndpoint: endpoint,
@@ -91,4 +106,28 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
       else dynamo.destroy();
     },
   };
+}
+
+/** The endpoint's origin only (never a path or credentials), and the network error's code. */
+function unreachableStore(endpoint: string, error: unknown): StartupError {
+  let where = "the configured endpoint";
+  try {
+    where = new URL(endpoint).origin;
+  } catch {
+    // An endpoint that is not a URL is named by the variable alone.
+  }
+  const code = findCode(error);
+  return new StartupError(
+    `The DynamoDB endpoint in ${ENV.DYNAMODB_ENDPOINT} (${where}) cannot be used${code === undefined ? "" : ` (${code})`}. Start it, or unset ${ENV.DYNAMODB_ENDPOINT} to use the in-process emulator.`,
+    { cause: error },
+  );
+}
+
+function findCode(error: unknown): string | undefined {
+  for (let current = error, depth = 0; current instanceof Error && depth < 5; current = current.cause, depth += 1) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === "string") return code;
+    if (current.name !== "Error" && current.name !== "StartupError") return current.name;
+  }
+  return undefined;
 }
