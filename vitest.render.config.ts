@@ -11,7 +11,7 @@ export default defineConfig({
     environment: "node",
     pool: "forks",
     fileParallelism: false,
-    testTimeout: 30_000,
+    testTimeout: 90_000,
     hookTimeout: 60_000,
     env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true" },
   },

@@ -58,7 +58,7 @@ export interface BrowserRendererDeps {
 /** Network quiet for this long counts as settled (Puppeteer's networkidle0 rule). */
 export const IDLE_MS = 500;
 /** Each step of reading the DOM at the end; past it the page counts as not rendered. */
-const SNAPSHOT_STEP_MS = 3_000;
+const SNAPSHOT_STEP_MS = 10_000;
 /** Time for closing a page's context before it is abandoned. */
 const CLOSE_MS = 3_000;
 
@@ -104,6 +104,11 @@ interface MainFrameState {
   navigations: number;
   response: HTTPResponse | undefined;
   redirectLimitHit: boolean;
+  /**
+   * The navigation past the limit, held (neither continued nor aborted) until the DOM has been
+   * read: aborting it would replace the document with the browser's error page.
+   */
+  held: HTTPRequest | undefined;
 }
 
 async function renderInBrowser(browser: Browser, request: RenderRequest, deps: BrowserRendererDeps, limits: RenderLimits, budget: AbortSignal): Promise<RenderedPage> {
@@ -144,7 +149,10 @@ async function renderInBrowser(browser: Browser, request: RenderRequest, deps: B
 }
 
 async function renderOn(page: Page, request: RenderRequest, proxy: GuardedProxy, limits: RenderLimits, started: number): Promise<RenderedPage> {
+  // A session of our own with Runtime enabled: Runtime.terminateExecution is then handled off
+  // the page's main thread, so it can stop a script that never yields (see readDom).
   const cdp = await page.createCDPSession();
+  await cdp.send("Runtime.enable");
   await page.setBypassServiceWorker(true);
   await page.setUserAgent(`${await page.browser().userAgent()} ${WEBGATE_USER_AGENT}`);
   await page.evaluateOnNewDocument(PAGE_LOCKDOWN_SCRIPT);
@@ -156,7 +164,7 @@ async function renderOn(page: Page, request: RenderRequest, proxy: GuardedProxy,
   });
   proxy.onExhausted((budget) => stop(budget === "bytes" ? "render_bytes" : "render_connections"));
 
-  const main: MainFrameState = { url: request.url, hop: 0, navigations: 0, response: undefined, redirectLimitHit: false };
+  const main: MainFrameState = { url: request.url, hop: 0, navigations: 0, response: undefined, redirectLimitHit: false, held: undefined };
   await page.setRequestInterception(true);
   page.on("request", (req) => void decide(req, page, main, limits, stop));
   page.on("response", (response) => {
@@ -165,13 +173,21 @@ async function renderOn(page: Page, request: RenderRequest, proxy: GuardedProxy,
   });
 
   let truncated: RenderTruncation | null = null;
-  try {
-    await page.goto(request.url, { waitUntil: "domcontentloaded", timeout: request.timeoutMs });
-  } catch (error) {
-    const refusal = navigationFailure(error, main, proxy);
+  // A budget or the navigation limit can run out before the first document finished loading.
+  const loaded = await Promise.race([
+    page.goto(request.url, { waitUntil: "domcontentloaded", timeout: request.timeoutMs }).then(
+      () => ({ ok: true as const }),
+      (error: unknown) => ({ ok: false as const, error }),
+    ),
+    stopped.then((reason) => ({ ok: true as const, reason })),
+  ]);
+  if (!loaded.ok) {
+    const refusal = navigationFailure(loaded.error, main, proxy);
     if (refusal) throw refusal;
     // The document arrived but did not finish loading in time: what it has is what it has.
     truncated = "render_wait";
+  } else if ("reason" in loaded) {
+    truncated = loaded.reason;
   }
   if (truncated === null) {
     truncated = await Promise.race([
@@ -189,6 +205,7 @@ async function renderOn(page: Page, request: RenderRequest, proxy: GuardedProxy,
   const response = main.response;
   if (response === undefined) throw new WebgateError("upstream_timeout", "The page did not load within the time limit.");
   const html = await readDom(cdp);
+  void main.held?.abort("blockedbyclient").catch(() => undefined);
   const contentType = response.headers()["content-type"] ?? "";
   const isHtml = /^\s*(?:text\/html|application\/xhtml\+xml)\s*(?:;|$)/i.test(contentType) || contentType.trim() === "";
   let body: Buffer = Buffer.from(html, "utf8");
@@ -237,18 +254,17 @@ async function decide(req: HTTPRequest, page: Page, main: MainFrameState, limits
     allowed = false;
   } else if (topLevel) {
     const hop = req.redirectChain().length;
+    if (hop === 0 && main.navigations >= limits.maxNavigations) {
+      if (main.held === undefined) main.held = req;
+      else await req.abort("blockedbyclient").catch(() => undefined);
+      stop("render_navigations");
+      return;
+    }
     if (hop === 0) main.navigations += 1;
     main.url = url;
     main.hop = hop;
-    if (hop > limits.maxRedirects) {
-      main.redirectLimitHit = true;
-      allowed = false;
-    } else if (main.navigations > limits.maxNavigations) {
-      stop("render_navigations");
-      allowed = false;
-    } else {
-      allowed = true;
-    }
+    main.redirectLimitHit = hop > limits.maxRedirects;
+    allowed = !main.redirectLimitHit;
   } else {
     allowed = true;
   }
