@@ -71,7 +71,7 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
       { method: "GET", path: "/fetch", handler: fetchHandler },
       { method: "POST", path: "/search", handler: searchHandler },
     ],
-    documents: { "/openapi.json": buildOpenApiDocument() },
+    documents: { "/openapi.json": (serverUrl) => buildOpenApiDocument({ servers: [{ url: serverUrl, description: "npm start" }] }) },
     apiKeys: config.local.apiKeys,
     port: options.port ?? config.local.port,
     log: options.log,

@@ -19,8 +19,11 @@ export interface Route {
 
 export interface LocalServerOptions {
   routes: Route[];
-  /** Static JSON documents served without a key (e.g. /openapi.json). */
-  documents?: Record<string, unknown>;
+  /**
+   * JSON documents served without a key (e.g. /openapi.json), each built from the server's own
+   * URL once it listens (so the OpenAPI document's `servers` names the port actually in use).
+   */
+  documents?: Record<string, (serverUrl: string) => unknown>;
   apiKeys: string[];
   port: number;
   /** One line per request; defaults to stdout. */
@@ -56,7 +59,7 @@ export async function startHttpFrontend(options: LocalServerOptions): Promise<Ru
     }
     const document = options.documents?.[url.pathname];
     if (document !== undefined && req.method === "GET") {
-      answer(200, JSON.stringify(document));
+      answer(200, JSON.stringify(document(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)));
       return;
     }
     const candidates = options.routes.filter((r) => r.path === url.pathname);
