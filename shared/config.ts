@@ -30,6 +30,11 @@ export const ENV = {
   SEARXNG_URL: "SEARXNG_URL",
   BRAVE_ENDPOINT: "WEBGATE_BRAVE_ENDPOINT",
   TAVILY_ENDPOINT: "WEBGATE_TAVILY_ENDPOINT",
+  // Rendering (`render`).
+  RENDER_WAIT_MS: "WEBGATE_RENDER_WAIT_MS",
+  RENDER_CONCURRENCY: "WEBGATE_RENDER_CONCURRENCY",
+  CHROMIUM_PATH: "WEBGATE_CHROMIUM_PATH",
+  RENDER_FUNCTION_NAME: "WEBGATE_RENDER_FUNCTION_NAME",
   // Local server only.
   API_KEYS: "WEBGATE_API_KEYS",
   PORT: "PORT",
@@ -48,6 +53,8 @@ export const DEFAULTS = {
   port: 8787,
   braveEndpoint: "https://api.search.brave.com/res/v1/web/search",
   tavilyEndpoint: "https://api.tavily.com/search",
+  renderWaitMs: 5_000,
+  renderConcurrency: 2,
 } as const;
 
 const intInRange = (name: string, min: number, max: number) =>
@@ -95,6 +102,10 @@ const envSchema = z.object({
   [ENV.SEARXNG_URL]: optionalNonEmpty.optional(),
   [ENV.BRAVE_ENDPOINT]: optionalNonEmpty.optional(),
   [ENV.TAVILY_ENDPOINT]: optionalNonEmpty.optional(),
+  [ENV.RENDER_WAIT_MS]: intInRange(ENV.RENDER_WAIT_MS, 0, 30_000).optional(),
+  [ENV.RENDER_CONCURRENCY]: intInRange(ENV.RENDER_CONCURRENCY, 1, 16).optional(),
+  [ENV.CHROMIUM_PATH]: optionalNonEmpty.optional(),
+  [ENV.RENDER_FUNCTION_NAME]: optionalNonEmpty.optional(),
   [ENV.API_KEYS]: list.optional(),
   [ENV.PORT]: intInRange(ENV.PORT, 0, 65_535).optional(),
 });
@@ -133,6 +144,16 @@ export interface WebgateConfig {
     searxngUrl: string | undefined;
     braveEndpoint: string;
     tavilyEndpoint: string;
+  };
+  render: {
+    /** Longest wait for the network to go idle once the document has loaded. */
+    waitMs: number;
+    /** Pages one process renders at once. */
+    concurrency: number;
+    /** The Chromium binary; unset: the usual install locations are tried. */
+    chromiumPath: string | undefined;
+    /** In AWS: the render function the fetch function invokes; unset: render in process. */
+    functionName: string | undefined;
   };
   local: {
     apiKeys: string[];
@@ -186,6 +207,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       searxngUrl: e[ENV.SEARXNG_URL],
       braveEndpoint: e[ENV.BRAVE_ENDPOINT] ?? DEFAULTS.braveEndpoint,
       tavilyEndpoint: e[ENV.TAVILY_ENDPOINT] ?? DEFAULTS.tavilyEndpoint,
+    },
+    render: {
+      waitMs: e[ENV.RENDER_WAIT_MS] ?? DEFAULTS.renderWaitMs,
+      concurrency: e[ENV.RENDER_CONCURRENCY] ?? DEFAULTS.renderConcurrency,
+      chromiumPath: e[ENV.CHROMIUM_PATH],
+      functionName: e[ENV.RENDER_FUNCTION_NAME],
     },
     local: {
       apiKeys: e[ENV.API_KEYS] ?? [],

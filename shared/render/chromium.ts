@@ -13,7 +13,8 @@ import type { BrowserLauncher } from "./browser-pool";
 import { startRefusingProxy } from "./guarded-proxy";
 
 export interface ChromiumLaunchOptions {
-  executablePath: string;
+  /** The binary, or how to get it (a Lambda-packaged Chromium is unpacked on first use). */
+  executablePath: string | (() => Promise<string>);
   /** `true`: Chromium's headless mode; `"shell"`: chrome-headless-shell builds (Lambda's). */
   headless?: true | "shell";
   /** Lambda: no zygote, one process (its sandbox rules allow no other way). */
@@ -85,8 +86,14 @@ export function chromiumArgs(browserProxy: string, options: Pick<ChromiumLaunchO
  */
 export function createChromiumLauncher(options: ChromiumLaunchOptions): BrowserLauncher {
   return async () => {
-    if (!existsSync(options.executablePath)) {
-      throw new WebgateError("render_unavailable", `No browser at ${options.executablePath}. ${INSTALL_HINT}`);
+    let executablePath: string;
+    try {
+      executablePath = typeof options.executablePath === "string" ? options.executablePath : await options.executablePath();
+    } catch (cause) {
+      throw new WebgateError("render_unavailable", "The browser could not be unpacked.", { cause });
+    }
+    if (!existsSync(executablePath)) {
+      throw new WebgateError("render_unavailable", `No browser at ${executablePath}. ${INSTALL_HINT}`);
     }
     const refusing = await startRefusingProxy();
     const userDataDir = await mkdtemp(path.join(os.tmpdir(), "webgate-chromium-"));
@@ -96,7 +103,7 @@ export function createChromiumLauncher(options: ChromiumLaunchOptions): BrowserL
     };
     try {
       const browser = await puppeteer.launch({
-        executablePath: options.executablePath,
+        executablePath,
         headless: options.headless ?? true,
         pipe: true,
         userDataDir,

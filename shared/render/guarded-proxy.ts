@@ -167,7 +167,7 @@ export async function startGuardedProxy(options: GuardedProxyOptions): Promise<G
     const target = req.url ?? "";
     // A proxy request names an absolute URL; anything else is someone using the port as a server.
     if (!/^http:\/\//i.test(target)) {
-      refusePlain(res, new WebgateError("url_not_allowed", "The proxy serves absolute http URLs only."));
+      refusePlain(res, record("", new WebgateError("url_not_allowed", "The proxy serves absolute http URLs only.")));
       return;
     }
     let url: URL;
