@@ -14,6 +14,9 @@ async function main(): Promise<void> {
       `webgate listening on ${api.url}`,
       `  POST ${api.url}/fetch   GET ${api.url}/fetch?url=…   POST ${api.url}/search   GET ${api.url}/openapi.json`,
       `  page store: ${api.dynamoEndpoint}${process.env.WEBGATE_DYNAMODB_ENDPOINT ? "" : " (in-process emulator, in memory)"}`,
+      api.chromium
+        ? `  render: ${api.chromium}`
+        : `  render: no Chromium found, so render answers render_unavailable (apt-get install chromium, or set WEBGATE_CHROMIUM_PATH)`,
       "",
     ].join("\n"),
   );

@@ -35,6 +35,10 @@ export interface SnapshotMeta {
   charset: string;
   title: string;
   extractor: "readability" | "full" | null;
+  /** True when the content came from a DOM the headless browser built (`render`); absent in older snapshots: false. */
+  rendered?: boolean;
+  /** Why a rendered DOM was read before the page settled (see RenderTruncation); null or absent: it settled. */
+  renderTruncated?: string | null;
 }
 
 /** A chunk of the content: `[start, end)` in UTF-16 code units and the SHA-256 of its UTF-8 bytes. */
@@ -154,6 +158,8 @@ const metaSchema = z.object({
   charset: z.string(),
   title: z.string(),
   extractor: z.enum(["readability", "full"]).nullable(),
+  rendered: z.boolean().optional(),
+  renderTruncated: z.string().nullable().optional(),
 });
 const chunksSchema = z.array(z.tuple([z.number().int().min(0), z.number().int().min(0), hex64]));
 

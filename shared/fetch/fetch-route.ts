@@ -10,9 +10,10 @@ import { DynamoPageStore } from "../cache/dynamo-page-store";
 import { SnapshotCache, type Clock } from "../cache/snapshot-cache";
 import { createGuardedClient } from "../guard/guarded-get";
 import { systemResolver } from "../guard/guarded-lookup";
-import { resolvePolicy } from "../guard/policy";
+import { resolvePolicy, type GuardPolicy } from "../guard/policy";
 import { createHttpClient } from "../http/http-client";
 import type { Dialer, Resolver } from "../http/types";
+import { unavailableRenderer, type Renderer } from "../render/renderer";
 import { createApiHandler, type ApiHandler } from "../middleware/api-handler";
 import { parseJsonBody, queryObject, validate } from "../middleware/parse-request";
 import { METRIC } from "../observability/metric-names";
@@ -27,6 +28,11 @@ export interface FetchRouteDeps {
   dialer?: Dialer;
   clock?: Clock;
   telemetry?: Telemetry;
+  /**
+   * Renders pages for `render` (the browser in process, or the render function in AWS). Without
+   * one, a render answers `render_unavailable`.
+   */
+  renderer?: Renderer;
 }
 
 /** Time a conversion and a store write may add to the fetch's own limit before a lease lapses. */
@@ -34,18 +40,23 @@ const LEASE_MARGIN_MS = 5_000;
 
 export const systemClock: Clock = { now: () => Date.now() };
 
-export function createFetchHandler(deps: FetchRouteDeps): ApiHandler {
-  const { config } = deps;
-  const telemetry = deps.telemetry ?? createPowertoolsTelemetry("webgate-fetch");
-  const clock = deps.clock ?? systemClock;
-  const resolver = deps.resolver ?? systemResolver;
-  const policy = resolvePolicy({
+/** The guard policy of /fetch (and of a renderer beside it) from the configuration. */
+export function fetchPolicy(config: WebgateConfig): GuardPolicy {
+  return resolvePolicy({
     allowLocalhost: config.fetch.allowLocalhost,
     allowedPorts: config.fetch.allowedPorts,
     allowedDomains: config.fetch.allowedDomains,
     blockedDomains: config.fetch.blockedDomains,
     blockedCidrs: config.fetch.blockedCidrs,
   });
+}
+
+export function createFetchHandler(deps: FetchRouteDeps): ApiHandler {
+  const { config } = deps;
+  const telemetry = deps.telemetry ?? createPowertoolsTelemetry("webgate-fetch");
+  const clock = deps.clock ?? systemClock;
+  const resolver = deps.resolver ?? systemResolver;
+  const policy = fetchPolicy(config);
   const guarded = createGuardedClient({
     http: createHttpClient({ resolver, dialer: deps.dialer }),
     resolver,
@@ -62,16 +73,19 @@ export function createFetchHandler(deps: FetchRouteDeps): ApiHandler {
     clock,
     logger: { warn: (message, fields) => telemetry.warn(message, fields) },
     ttlSeconds: config.store.ttlSeconds,
-    leaseMs: config.fetch.timeoutMs + LEASE_MARGIN_MS,
+    // A render may follow a whole plain fetch ("auto"), and waits for the page after loading it.
+    leaseMs: 2 * config.fetch.timeoutMs + config.render.waitMs + LEASE_MARGIN_MS,
   });
+  const renderer = deps.renderer ?? unavailableRenderer("Rendering is not configured on this server.");
+  const render = (url: string) => renderer.render({ url, waitMs: config.render.waitMs, timeoutMs: config.fetch.timeoutMs });
 
   return createApiHandler<FetchRequest>({
     route: "fetch",
     telemetry,
     parse: parseFetchRequest,
     handle: async (input, ctx) => {
-      const { body, observation } = await fetchPage(input, { guarded, cache, clock, policy });
-      ctx.addLogFields({ cache: observation.cache, bytes: observation.bytes, final_host: observation.finalHost });
+      const { body, observation } = await fetchPage(input, { guarded, render, cache, clock, policy });
+      ctx.addLogFields({ cache: observation.cache, bytes: observation.bytes, final_host: observation.finalHost, rendered: body.rendered });
       const cacheMetric = { hit: METRIC.cacheHit, miss: METRIC.cacheMiss, bypass: METRIC.cacheBypass }[observation.cache];
       telemetry.metric(cacheMetric, "Count", 1);
       if (observation.originMs !== undefined) telemetry.metric(METRIC.originLatency, "Milliseconds", observation.originMs);

@@ -2,7 +2,7 @@
  * /fetch: the guarded fetch, conversion and paging from a stored snapshot, without any
  * transport concerns. Everything it talks to comes in through {@link FetchServiceDeps}.
  */
-import { WebgateError } from "../errors";
+import { WebgateError, isWebgateError } from "../errors";
 import type { SnapshotCache, Clock } from "../cache/snapshot-cache";
 import type { SnapshotManifest, SnapshotMeta } from "../cache/page-store";
 import { cacheKeyFor } from "../cache/cache-key";
@@ -11,7 +11,8 @@ import { renderDocument } from "../content/render";
 import { checkUrl } from "../guard/url-policy";
 import type { GuardPolicy } from "../guard/policy";
 import type { GuardedClient } from "../guard/guarded-get";
-import type { FetchRequest, FetchResponse } from "./schema";
+import type { RenderedPage } from "../render/renderer";
+import type { FetchRequest, FetchResponse, RenderMode } from "./schema";
 
 /**
  * Bumped whenever the conversion changes its output, so snapshots made by an older conversion
@@ -29,6 +30,8 @@ export interface FetchObservation {
 
 export interface FetchServiceDeps {
   guarded: GuardedClient;
+  /** Renders a URL the URL policy has normalized, in a browser held to the guard (`render`). */
+  render: (url: string) => Promise<RenderedPage>;
   cache: SnapshotCache;
   clock: Clock;
   policy: GuardPolicy;
@@ -37,10 +40,13 @@ export interface FetchServiceDeps {
 export async function fetchPage(request: FetchRequest, deps: FetchServiceDeps): Promise<{ body: FetchResponse; observation: FetchObservation }> {
   // The URL policy runs before the cache: a refused URL is refused even if a snapshot exists.
   const url = checkUrl(request.url, deps.policy);
-  const urlKey = cacheKeyFor(url, `${request.main_content ? "main" : "full"}:v${CONVERSION_VERSION}`);
+  // A rendered snapshot is its own snapshot: `render` is part of the key ("never" keeps the key
+  // plain fetches always had).
+  const renderKey = request.render === "never" ? "" : `:render-${request.render}`;
+  const urlKey = cacheKeyFor(url, `${request.main_content ? "main" : "full"}:v${CONVERSION_VERSION}${renderKey}`);
   let origin: { ms: number; bytes: number } | undefined;
   const produce = async () => {
-    const produced = await produceSnapshot(url, request.main_content, deps.guarded);
+    const produced = await produceSnapshot(url, request.main_content, request.render, deps);
     origin = produced.origin;
     return { content: produced.content, meta: produced.meta };
   };
@@ -83,6 +89,7 @@ export async function fetchPage(request: FetchRequest, deps: FetchServiceDeps): 
     end,
     next_start: end < manifest.totalChars ? end : null,
     content: page.content,
+    rendered: meta.rendered ?? false,
     snapshot: {
       id: manifest.id,
       sha256: manifest.sha256,
@@ -111,19 +118,59 @@ function checkStart(start: number, total: number): void {
   }
 }
 
-async function produceSnapshot(
-  url: URL,
-  mainContent: boolean,
-  guarded: GuardedClient,
-): Promise<{ content: string; meta: SnapshotMeta; origin: { ms: number; bytes: number } }> {
-  const response = await guarded.get(url.href);
-  if (response.status < 200 || response.status > 299) {
-    throw new WebgateError("upstream_status", `The origin answered with HTTP status ${response.status}.`, {
+type Produced = { content: string; meta: SnapshotMeta; origin: { ms: number; bytes: number } };
+
+async function produceSnapshot(url: URL, mainContent: boolean, render: RenderMode, deps: FetchServiceDeps): Promise<Produced> {
+  if (render === "always") return renderedSnapshot(url, mainContent, deps);
+  try {
+    return await plainSnapshot(url, mainContent, deps.guarded);
+  } catch (error) {
+    // "auto": the plain fetch found an application shell whose text scripts would write.
+    if (render === "auto" && isJsRequired(error)) return renderedSnapshot(url, mainContent, deps);
+    throw error;
+  }
+}
+
+function isJsRequired(error: unknown): boolean {
+  return isWebgateError(error) && error.code === "no_readable_content" && error.details.reason === "js_required";
+}
+
+function checkStatus(status: number): void {
+  if (status < 200 || status > 299) {
+    throw new WebgateError("upstream_status", `The origin answered with HTTP status ${status}.`, {
       // An origin's 5xx or 429 may pass; its 4xx will not.
-      retryable: response.status >= 500 || response.status === 429,
-      details: { upstream_status: response.status },
+      retryable: status >= 500 || status === 429,
+      details: { upstream_status: status },
     });
   }
+}
+
+/** The page as the browser built it, through the same conversion as fetched HTML. */
+async function renderedSnapshot(url: URL, mainContent: boolean, deps: FetchServiceDeps): Promise<Produced> {
+  const page = await deps.render(url.href);
+  checkStatus(page.status);
+  const converted = renderDocument({ body: page.body, contentType: page.contentType, finalUrl: page.finalUrl, mainContent });
+  return {
+    content: converted.content,
+    meta: {
+      url: url.href,
+      finalUrl: page.finalUrl,
+      redirects: page.redirects,
+      status: page.status,
+      contentType: converted.contentType,
+      charset: converted.charset,
+      title: converted.title,
+      extractor: converted.extractor,
+      rendered: page.rendered,
+      renderTruncated: page.truncated,
+    },
+    origin: { ms: page.elapsedMs, bytes: page.proxyBytes },
+  };
+}
+
+async function plainSnapshot(url: URL, mainContent: boolean, guarded: GuardedClient): Promise<Produced> {
+  const response = await guarded.get(url.href);
+  checkStatus(response.status);
   const rendered = renderDocument({
     body: response.body,
     contentType: response.headers["content-type"],
