@@ -33,6 +33,11 @@ export interface LocalApiOptions {
   clock?: Clock;
   telemetry?: Telemetry;
   log?: (line: Record<string, unknown>) => void;
+  /**
+   * Each request's time limit, as the Lambda timeout is in AWS. Default: the configured fetch
+   * limit (`WEBGATE_FETCH_TIMEOUT_MS`), so every answer, a timeout included, comes within it.
+   */
+  invocationTimeoutMs?: number;
 }
 
 export interface LocalApi extends RunningServer {
@@ -84,6 +89,7 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
     apiKeys: config.local.apiKeys,
     port: options.port ?? config.local.port,
     log: options.log,
+    invocationTimeoutMs: options.invocationTimeoutMs ?? config.fetch.timeoutMs,
   });
   return {
     ...server,

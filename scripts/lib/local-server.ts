@@ -30,6 +30,12 @@ export interface LocalServerOptions {
   log?: (line: Record<string, unknown>) => void;
   /** Largest request body read (API Gateway's own limit is 10 MB; ours is far lower). */
   maxBodyBytes?: number;
+  /**
+   * What a Lambda function's timeout is in AWS: each request's context counts down from this
+   * (from the moment the request arrived), and the handlers derive their deadline from it.
+   * Default 30,000 ms.
+   */
+  invocationTimeoutMs?: number;
 }
 
 export interface RunningServer {
@@ -42,6 +48,7 @@ export interface RunningServer {
 export async function startHttpFrontend(options: LocalServerOptions): Promise<RunningServer> {
   const log = options.log ?? ((line) => process.stdout.write(`${JSON.stringify(line)}\n`));
   const maxBody = options.maxBodyBytes ?? 1_048_576;
+  const invocationTimeoutMs = options.invocationTimeoutMs ?? 30_000;
   const server = http.createServer((req, res) => {
     const started = performance.now();
     const requestId = randomUUID();
@@ -88,7 +95,7 @@ export async function startHttpFrontend(options: LocalServerOptions): Promise<Ru
           return;
         }
         const event = toEvent(req, url, body, requestId);
-        const result = await route.handler(event, lambdaContext(requestId));
+        const result = await route.handler(event, lambdaContext(requestId, started + invocationTimeoutMs));
         // The handler logs its own line; the frontend adds none for routed requests.
         res.writeHead(result.statusCode, flatHeaders(result.headers));
         res.end(result.body);
@@ -206,7 +213,8 @@ function toEvent(req: http.IncomingMessage, url: URL, body: Buffer, requestId: s
   };
 }
 
-function lambdaContext(requestId: string): Context {
+/** A Lambda context whose remaining time counts down to `endsAt` (a `performance.now()` time). */
+function lambdaContext(requestId: string, endsAt: number): Context {
   return {
     callbackWaitsForEmptyEventLoop: false,
     functionName: "webgate-local",
@@ -216,7 +224,7 @@ function lambdaContext(requestId: string): Context {
     awsRequestId: requestId,
     logGroupName: "local",
     logStreamName: "local",
-    getRemainingTimeInMillis: () => 30_000,
+    getRemainingTimeInMillis: () => Math.max(0, Math.floor(endsAt - performance.now())),
     done: () => undefined,
     fail: () => undefined,
     succeed: () => undefined,

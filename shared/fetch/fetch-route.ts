@@ -13,7 +13,7 @@ import { systemResolver } from "../guard/guarded-lookup";
 import { resolvePolicy, type GuardPolicy } from "../guard/policy";
 import { createHttpClient } from "../http/http-client";
 import type { Dialer, Resolver } from "../http/types";
-import { unavailableRenderer, type Renderer } from "../render/renderer";
+import { unavailableRenderer, type RenderRequest, type Renderer } from "../render/renderer";
 import { createApiHandler, type ApiHandler } from "../middleware/api-handler";
 import { parseJsonBody, queryObject, validate } from "../middleware/parse-request";
 import { METRIC } from "../observability/metric-names";
@@ -77,14 +77,14 @@ export function createFetchHandler(deps: FetchRouteDeps): ApiHandler {
     leaseMs: 2 * config.fetch.timeoutMs + config.render.waitMs + LEASE_MARGIN_MS,
   });
   const renderer = deps.renderer ?? unavailableRenderer("Rendering is not configured on this server.");
-  const render = (url: string) => renderer.render({ url, waitMs: config.render.waitMs, timeoutMs: config.fetch.timeoutMs });
+  const render = (url: string, budgetMs: number | undefined) => renderer.render(renderBudget(url, budgetMs, config));
 
   return createApiHandler<FetchRequest>({
     route: "fetch",
     telemetry,
     parse: parseFetchRequest,
     handle: async (input, ctx) => {
-      const { body, observation } = await fetchPage(input, { guarded, render, cache, clock, policy });
+      const { body, observation } = await fetchPage(input, { guarded, render, cache, clock, policy, deadline: ctx.deadline });
       ctx.addLogFields({ cache: observation.cache, bytes: observation.bytes, final_host: observation.finalHost, rendered: body.rendered });
       const cacheMetric = { hit: METRIC.cacheHit, miss: METRIC.cacheMiss, bypass: METRIC.cacheBypass }[observation.cache];
       telemetry.metric(cacheMetric, "Count", 1);
@@ -93,6 +93,20 @@ export function createFetchHandler(deps: FetchRouteDeps): ApiHandler {
       return { body };
     },
   });
+}
+
+/** Time a render keeps after the wait for reading the DOM and closing the page. */
+const RENDER_READ_RESERVE_MS = 2_000;
+
+/**
+ * The render's limits within `budgetMs`: the wait is at most a quarter of it, the load gets the
+ * rest less the time to read the DOM, and neither exceeds its configured limit.
+ */
+export function renderBudget(url: string, budgetMs: number | undefined, config: WebgateConfig): RenderRequest {
+  const total = budgetMs ?? config.fetch.timeoutMs + config.render.waitMs + RENDER_READ_RESERVE_MS;
+  const waitMs = Math.max(0, Math.min(config.render.waitMs, Math.floor(total / 4)));
+  const timeoutMs = Math.max(1, Math.min(config.fetch.timeoutMs, Math.floor(total - waitMs - RENDER_READ_RESERVE_MS)));
+  return { url, waitMs, timeoutMs };
 }
 
 /** POST takes a JSON body; GET takes the same fields as query parameters. */

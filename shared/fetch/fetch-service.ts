@@ -2,6 +2,7 @@
  * /fetch: the guarded fetch, conversion and paging from a stored snapshot, without any
  * transport concerns. Everything it talks to comes in through {@link FetchServiceDeps}.
  */
+import type { Deadline } from "../deadline";
 import { WebgateError, isWebgateError } from "../errors";
 import type { SnapshotCache, Clock } from "../cache/snapshot-cache";
 import type { SnapshotManifest, SnapshotMeta } from "../cache/page-store";
@@ -30,12 +31,24 @@ export interface FetchObservation {
 
 export interface FetchServiceDeps {
   guarded: GuardedClient;
-  /** Renders a URL the URL policy has normalized, in a browser held to the guard (`render`). */
-  render: (url: string) => Promise<RenderedPage>;
+  /**
+   * Renders a URL the URL policy has normalized, in a browser held to the guard (`render`),
+   * within `budgetMs` when given (what the request's deadline has left for it).
+   */
+  render: (url: string, budgetMs: number | undefined) => Promise<RenderedPage>;
   cache: SnapshotCache;
   clock: Clock;
   policy: GuardPolicy;
+  /** The request's deadline (see shared/deadline.ts); the origin fetch, conversion and store write fit in it. */
+  deadline?: Deadline;
 }
+
+/**
+ * Time kept after the origin fetch for the conversion, the store write and the answer: at most
+ * this much, and at most a quarter of what is left, so a short deadline still leaves the origin
+ * most of it.
+ */
+export const POST_FETCH_RESERVE_MS = 3_000;
 
 export async function fetchPage(request: FetchRequest, deps: FetchServiceDeps): Promise<{ body: FetchResponse; observation: FetchObservation }> {
   // The URL policy runs before the cache: a refused URL is refused even if a snapshot exists.
@@ -65,7 +78,7 @@ export async function fetchPage(request: FetchRequest, deps: FetchServiceDeps): 
     slice = await handle.read(readStart, readEnd);
     cache = "hit";
   } else {
-    const got = await deps.cache.getPage(urlKey, { maxAgeS: request.max_age, produce, start: readStart, end: readEnd });
+    const got = await deps.cache.getPage(urlKey, { maxAgeS: request.max_age, produce, start: readStart, end: readEnd, deadline: deps.deadline });
     ({ cache, manifest, content: slice } = got);
     checkStart(request.start, manifest.totalChars);
   }
@@ -123,7 +136,7 @@ type Produced = { content: string; meta: SnapshotMeta; origin: { ms: number; byt
 async function produceSnapshot(url: URL, mainContent: boolean, render: RenderMode, deps: FetchServiceDeps): Promise<Produced> {
   if (render === "always") return renderedSnapshot(url, mainContent, deps);
   try {
-    return await plainSnapshot(url, mainContent, deps.guarded);
+    return await plainSnapshot(url, mainContent, deps.guarded, deps.deadline);
   } catch (error) {
     // "auto": the plain fetch found an application shell whose text scripts would write.
     if (render === "auto" && isJsRequired(error)) return renderedSnapshot(url, mainContent, deps);
@@ -147,7 +160,9 @@ function checkStatus(status: number): void {
 
 /** The page as the browser built it, through the same conversion as fetched HTML. */
 async function renderedSnapshot(url: URL, mainContent: boolean, deps: FetchServiceDeps): Promise<Produced> {
-  const page = await deps.render(url.href);
+  // The render gets what the request's deadline has left, less the same reserve a fetch keeps.
+  const left = deps.deadline?.remainingMs();
+  const page = await deps.render(url.href, left === undefined ? undefined : left - Math.min(POST_FETCH_RESERVE_MS, left / 4));
   checkStatus(page.status);
   const converted = renderDocument({ body: page.body, contentType: page.contentType, finalUrl: page.finalUrl, mainContent });
   return {
@@ -168,8 +183,14 @@ async function renderedSnapshot(url: URL, mainContent: boolean, deps: FetchServi
   };
 }
 
-async function plainSnapshot(url: URL, mainContent: boolean, guarded: GuardedClient): Promise<Produced> {
-  const response = await guarded.get(url.href);
+async function plainSnapshot(url: URL, mainContent: boolean, guarded: GuardedClient, deadline: Deadline | undefined): Promise<Produced> {
+  const origin = deadline?.within({ reserveMs: Math.min(POST_FETCH_RESERVE_MS, deadline.remainingMs() / 4) });
+  let response;
+  try {
+    response = await guarded.get(url.href, origin === undefined ? {} : { signal: origin.signal });
+  } finally {
+    origin?.dispose();
+  }
   checkStatus(response.status);
   const rendered = renderDocument({
     body: response.body,
