@@ -12,7 +12,7 @@ import path from "node:path";
 import { createNetDialer } from "../../shared/http/net-dialer";
 import type { DialTarget, Dialer, Resolver } from "../../shared/http/types";
 import { findChromium } from "../../shared/render/chromium";
-import { startOrigin, type Origin } from "./origin";
+import { TEST_CA, startOrigin, type Origin } from "./origin";
 
 /** The public test address every public name resolves to (the test certificate names it). */
 export const PUBLIC_ADDRESS = "93.184.215.14";
@@ -87,6 +87,8 @@ export class WorldDialer implements Dialer {
   private readonly inner: Dialer;
   constructor(routes: Record<string, number>) {
     this.inner = createNetDialer({
+      // The plain fetch dials TLS itself (the proxy never does): it trusts the test CA.
+      ca: TEST_CA,
       routeTo: (address, port) => {
         const routed = routes[address];
         // An address without a stand-in goes nowhere: port 9 of loopback refuses.
