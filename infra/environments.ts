@@ -4,6 +4,7 @@
  * with zod at synth time so a typo fails before anything reaches CloudFormation.
  */
 import * as z from "zod";
+import { PROVIDER_NAMES } from "../shared/search/schema";
 
 /** API Gateway's hard integration timeout for REST APIs (seconds). */
 export const API_GATEWAY_INTEGRATION_LIMIT_S = 29;
@@ -52,8 +53,12 @@ export const environmentSettingsSchema = z
       blockedDomains: domainList,
     }),
     search: functionSettings.extend({
-      provider: z.enum(["brave", "tavily", "searxng"]).optional(),
+      provider: z.enum(PROVIDER_NAMES).optional(),
       searxngUrl: z.url({ protocol: /^https$/ }).optional(),
+      /** WEBGATE_SEARCH_ORDER: the default choice and failover order; unset keeps the runtime default. */
+      order: z.array(z.enum(PROVIDER_NAMES)).min(1).refine((names) => new Set(names).size === names.length, "must not repeat a provider").optional(),
+      /** WEBGATE_ANTHROPIC_MODEL: the model that runs Anthropic's web search. */
+      anthropicModel: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._:@/-]{0,127}$/, "must be a model id such as claude-haiku-4-5").optional(),
     }),
     api: z.strictObject({
       /** Usage plan (per API key): steady requests per second, burst, quota per period. */

@@ -30,6 +30,12 @@ export const ENV = {
   SEARXNG_URL: "SEARXNG_URL",
   BRAVE_ENDPOINT: "WEBGATE_BRAVE_ENDPOINT",
   TAVILY_ENDPOINT: "WEBGATE_TAVILY_ENDPOINT",
+  ANTHROPIC_API_KEY: "ANTHROPIC_API_KEY",
+  OLLAMA_API_KEY: "OLLAMA_API_KEY",
+  ANTHROPIC_ENDPOINT: "WEBGATE_ANTHROPIC_ENDPOINT",
+  ANTHROPIC_MODEL: "WEBGATE_ANTHROPIC_MODEL",
+  OLLAMA_ENDPOINT: "WEBGATE_OLLAMA_ENDPOINT",
+  SEARCH_ORDER: "WEBGATE_SEARCH_ORDER",
   // Rendering (`render`).
   RENDER_WAIT_MS: "WEBGATE_RENDER_WAIT_MS",
   RENDER_CONCURRENCY: "WEBGATE_RENDER_CONCURRENCY",
@@ -53,6 +59,10 @@ export const DEFAULTS = {
   port: 8787,
   braveEndpoint: "https://api.search.brave.com/res/v1/web/search",
   tavilyEndpoint: "https://api.tavily.com/search",
+  anthropicEndpoint: "https://api.anthropic.com",
+  anthropicModel: "claude-haiku-4-5",
+  ollamaEndpoint: "https://ollama.com",
+  searchOrder: ["brave", "tavily", "searxng", "ollama", "anthropic"],
   renderWaitMs: 5_000,
   renderConcurrency: 2,
 } as const;
@@ -102,6 +112,12 @@ const envSchema = z.object({
   [ENV.SEARXNG_URL]: optionalNonEmpty.optional(),
   [ENV.BRAVE_ENDPOINT]: optionalNonEmpty.optional(),
   [ENV.TAVILY_ENDPOINT]: optionalNonEmpty.optional(),
+  [ENV.ANTHROPIC_API_KEY]: optionalNonEmpty.optional(),
+  [ENV.OLLAMA_API_KEY]: optionalNonEmpty.optional(),
+  [ENV.ANTHROPIC_ENDPOINT]: optionalNonEmpty.optional(),
+  [ENV.ANTHROPIC_MODEL]: optionalNonEmpty.optional(),
+  [ENV.OLLAMA_ENDPOINT]: optionalNonEmpty.optional(),
+  [ENV.SEARCH_ORDER]: list.optional(),
   [ENV.RENDER_WAIT_MS]: intInRange(ENV.RENDER_WAIT_MS, 0, 30_000).optional(),
   [ENV.RENDER_CONCURRENCY]: intInRange(ENV.RENDER_CONCURRENCY, 1, 16).optional(),
   [ENV.CHROMIUM_PATH]: optionalNonEmpty.optional(),
@@ -144,6 +160,13 @@ export interface WebgateConfig {
     searxngUrl: string | undefined;
     braveEndpoint: string;
     tavilyEndpoint: string;
+    anthropicApiKey: string | undefined;
+    ollamaApiKey: string | undefined;
+    anthropicEndpoint: string;
+    anthropicModel: string;
+    ollamaEndpoint: string;
+    /** Provider names as given (validated by the search start-up checks). */
+    order: string[];
   };
   render: {
     /** Longest wait for the network to go idle once the document has loaded. */
@@ -207,6 +230,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       searxngUrl: e[ENV.SEARXNG_URL],
       braveEndpoint: e[ENV.BRAVE_ENDPOINT] ?? DEFAULTS.braveEndpoint,
       tavilyEndpoint: e[ENV.TAVILY_ENDPOINT] ?? DEFAULTS.tavilyEndpoint,
+      anthropicApiKey: e[ENV.ANTHROPIC_API_KEY],
+      ollamaApiKey: e[ENV.OLLAMA_API_KEY],
+      anthropicEndpoint: e[ENV.ANTHROPIC_ENDPOINT] ?? DEFAULTS.anthropicEndpoint,
+      anthropicModel: e[ENV.ANTHROPIC_MODEL] ?? DEFAULTS.anthropicModel,
+      ollamaEndpoint: e[ENV.OLLAMA_ENDPOINT] ?? DEFAULTS.ollamaEndpoint,
+      order: e[ENV.SEARCH_ORDER] ?? [...DEFAULTS.searchOrder],
     },
     render: {
       waitMs: e[ENV.RENDER_WAIT_MS] ?? DEFAULTS.renderWaitMs,

@@ -35,6 +35,8 @@ export interface SnapshotMeta {
   charset: string;
   title: string;
   extractor: "readability" | "full" | null;
+  /** The format HTML was written in (part of the snapshot key too). */
+  format: "markdown" | "text";
   /** True when the content came from a DOM the headless browser built (`render`); absent in older snapshots: false. */
   rendered?: boolean;
   /** Why a rendered DOM was read before the page settled (see RenderTruncation); null or absent: it settled. */
@@ -158,6 +160,8 @@ const metaSchema = z.object({
   charset: z.string(),
   title: z.string(),
   extractor: z.enum(["readability", "full"]).nullable(),
+  // Snapshots written before `format` existed were Markdown.
+  format: z.enum(["markdown", "text"]).default("markdown"),
   rendered: z.boolean().optional(),
   renderTruncated: z.string().nullable().optional(),
 });

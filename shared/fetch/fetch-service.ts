@@ -19,7 +19,7 @@ import type { FetchRequest, FetchResponse, RenderMode } from "./schema";
  * Bumped whenever the conversion changes its output, so snapshots made by an older conversion
  * are never served as if made by the current one.
  */
-export const CONVERSION_VERSION = "1";
+export const CONVERSION_VERSION = "2";
 
 export interface FetchObservation {
   cache: "hit" | "miss" | "bypass";
@@ -53,13 +53,14 @@ export const POST_FETCH_RESERVE_MS = 3_000;
 export async function fetchPage(request: FetchRequest, deps: FetchServiceDeps): Promise<{ body: FetchResponse; observation: FetchObservation }> {
   // The URL policy runs before the cache: a refused URL is refused even if a snapshot exists.
   const url = checkUrl(request.url, deps.policy);
-  // A rendered snapshot is its own snapshot: `render` is part of the key ("never" keeps the key
-  // plain fetches always had).
+  // A snapshot belongs to its url, main_content and format (and the conversion that made it).
+  // A rendered snapshot is its own snapshot too: `render` is part of the key ("never" keeps the
+  // key plain fetches always had).
   const renderKey = request.render === "never" ? "" : `:render-${request.render}`;
-  const urlKey = cacheKeyFor(url, `${request.main_content ? "main" : "full"}:v${CONVERSION_VERSION}${renderKey}`);
+  const urlKey = cacheKeyFor(url, `${request.main_content ? "main" : "full"}:${request.format}:v${CONVERSION_VERSION}${renderKey}`);
   let origin: { ms: number; bytes: number } | undefined;
   const produce = async () => {
-    const produced = await produceSnapshot(url, request.main_content, request.render, deps);
+    const produced = await produceSnapshot(url, request.main_content, request.format, request.render, deps);
     origin = produced.origin;
     return { content: produced.content, meta: produced.meta };
   };
@@ -97,6 +98,7 @@ export async function fetchPage(request: FetchRequest, deps: FetchServiceDeps): 
     charset: meta.charset,
     title: meta.title,
     extractor: meta.extractor,
+    format: meta.format,
     total_chars: manifest.totalChars,
     start,
     end,
@@ -132,14 +134,15 @@ function checkStart(start: number, total: number): void {
 }
 
 type Produced = { content: string; meta: SnapshotMeta; origin: { ms: number; bytes: number } };
+type Format = FetchRequest["format"];
 
-async function produceSnapshot(url: URL, mainContent: boolean, render: RenderMode, deps: FetchServiceDeps): Promise<Produced> {
-  if (render === "always") return renderedSnapshot(url, mainContent, deps);
+async function produceSnapshot(url: URL, mainContent: boolean, format: Format, render: RenderMode, deps: FetchServiceDeps): Promise<Produced> {
+  if (render === "always") return renderedSnapshot(url, mainContent, format, deps);
   try {
-    return await plainSnapshot(url, mainContent, deps.guarded, deps.deadline);
+    return await plainSnapshot(url, mainContent, format, deps.guarded, deps.deadline);
   } catch (error) {
     // "auto": the plain fetch found an application shell whose text scripts would write.
-    if (render === "auto" && isJsRequired(error)) return renderedSnapshot(url, mainContent, deps);
+    if (render === "auto" && isJsRequired(error)) return renderedSnapshot(url, mainContent, format, deps);
     throw error;
   }
 }
@@ -159,12 +162,12 @@ function checkStatus(status: number): void {
 }
 
 /** The page as the browser built it, through the same conversion as fetched HTML. */
-async function renderedSnapshot(url: URL, mainContent: boolean, deps: FetchServiceDeps): Promise<Produced> {
+async function renderedSnapshot(url: URL, mainContent: boolean, format: Format, deps: FetchServiceDeps): Promise<Produced> {
   // The render gets what the request's deadline has left, less the same reserve a fetch keeps.
   const left = deps.deadline?.remainingMs();
   const page = await deps.render(url.href, left === undefined ? undefined : left - Math.min(POST_FETCH_RESERVE_MS, left / 4));
   checkStatus(page.status);
-  const converted = renderDocument({ body: page.body, contentType: page.contentType, finalUrl: page.finalUrl, mainContent });
+  const converted = renderDocument({ body: page.body, contentType: page.contentType, finalUrl: page.finalUrl, mainContent, format });
   return {
     content: converted.content,
     meta: {
@@ -176,6 +179,7 @@ async function renderedSnapshot(url: URL, mainContent: boolean, deps: FetchServi
       charset: converted.charset,
       title: converted.title,
       extractor: converted.extractor,
+      format,
       rendered: page.rendered,
       renderTruncated: page.truncated,
     },
@@ -183,7 +187,7 @@ async function renderedSnapshot(url: URL, mainContent: boolean, deps: FetchServi
   };
 }
 
-async function plainSnapshot(url: URL, mainContent: boolean, guarded: GuardedClient, deadline: Deadline | undefined): Promise<Produced> {
+async function plainSnapshot(url: URL, mainContent: boolean, format: Format, guarded: GuardedClient, deadline: Deadline | undefined): Promise<Produced> {
   const origin = deadline?.within({ reserveMs: Math.min(POST_FETCH_RESERVE_MS, deadline.remainingMs() / 4) });
   let response;
   try {
@@ -197,6 +201,7 @@ async function plainSnapshot(url: URL, mainContent: boolean, guarded: GuardedCli
     contentType: response.headers["content-type"],
     finalUrl: response.finalUrl,
     mainContent,
+    format,
   });
   return {
     content: rendered.content,
@@ -209,6 +214,7 @@ async function plainSnapshot(url: URL, mainContent: boolean, guarded: GuardedCli
       charset: rendered.charset,
       title: rendered.title,
       extractor: rendered.extractor,
+      format,
     },
     origin: { ms: response.elapsedMs, bytes: response.body.length },
   };
