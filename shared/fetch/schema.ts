@@ -16,7 +16,7 @@ export const FETCH_LIMITS = {
 /** The `render` modes; see the field's description. */
 export const RENDER_MODES = ["never", "always", "auto"] as const;
 export type RenderMode = (typeof RENDER_MODES)[number];
-export const DEFAULT_RENDER_MODE: RenderMode = "auto";
+export const DEFAULT_RENDER_MODE: RenderMode = "never";
 
 export const fetchRequestSchema = z.strictObject({
   url: z.string({ error: "must be a string" }).min(1, "must not be empty"),
