@@ -8,6 +8,8 @@
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { CfnOutput, RemovalPolicy, Stack, type StackProps, Validations } from "aws-cdk-lib";
+import * as iam from "aws-cdk-lib/aws-iam";
+import * as lambda from "aws-cdk-lib/aws-lambda";
 import * as logs from "aws-cdk-lib/aws-logs";
 import type { Construct } from "constructs";
 import { ENV } from "../shared/config";
@@ -21,6 +23,9 @@ import { ProviderSecret } from "./constructs/provider-secret";
 import { Waf } from "./constructs/waf";
 import type { EnvironmentSettings } from "./environments";
 
+/** The render function's memory: Chromium with one page wants about 1 GB; 2 GB also buys CPU. */
+export const RENDER_FUNCTION_MEMORY_MB = 2_048;
+
 /** The repository root (infra/ is one level down). */
 export const REPO_ROOT = fileURLToPath(new URL("..", import.meta.url));
 
@@ -28,7 +33,7 @@ export interface WebgateStackProps extends Omit<StackProps, "env" | "termination
   envName: string;
   settings: EnvironmentSettings;
   /**
-   * Directory holding `fetch/handler.ts` and `search/handler.ts`.
+   * Directory holding `fetch/handler.ts`, `search/handler.ts` and `render/handler.ts`.
    * @default `<repo>/functions`
    */
   functionsDir?: string;
@@ -39,6 +44,8 @@ export class WebgateStack extends Stack {
   readonly pageTable: PageTable;
   readonly providerSecret: ProviderSecret;
   readonly fetchFunction: ApiFunction;
+  /** Renders pages for `render`; only the fetch function may invoke it. */
+  readonly renderFunction: ApiFunction;
   readonly searchFunction: ApiFunction;
   readonly api: Api;
   readonly waf: Waf | undefined;
@@ -74,6 +81,30 @@ export class WebgateStack extends Stack {
       subnets: this.network.functionSubnets,
       securityGroup: this.network.functionSecurityGroup,
     };
+    // The render function: a headless Chromium (@sparticuz/chromium, whose npm package carries
+    // the x86_64 build only) with the guard's proxy in process, in the same subnets behind the
+    // same security group and network ACLs as the fetch function. Chromium and puppeteer-core
+    // are installed into the asset, not bundled; the fetch function's bundle carries neither.
+    this.renderFunction = new ApiFunction(this, "Render", {
+      ...common,
+      entry: path.join(functionsDir, "render", "handler.ts"),
+      serviceName: "webgate-render",
+      memoryMb: RENDER_FUNCTION_MEMORY_MB,
+      timeoutS: s.fetch.timeoutS,
+      reservedConcurrency: s.fetch.reservedConcurrency,
+      architecture: lambda.Architecture.X86_64,
+      nodeModules: ["@sparticuz/chromium", "puppeteer-core"],
+      environment: {
+        [ENV.FETCH_TIMEOUT_MS]: String(s.fetch.fetchTimeoutMs),
+        [ENV.MAX_RESPONSE_BYTES]: String(s.fetch.maxResponseBytes),
+        [ENV.MAX_REDIRECTS]: String(s.fetch.maxRedirects),
+        [ENV.ALLOWED_DOMAINS]: s.fetch.allowedDomains.join(","),
+        [ENV.BLOCKED_DOMAINS]: s.fetch.blockedDomains.join(","),
+        // One invocation at a time per instance: one page per browser.
+        [ENV.RENDER_CONCURRENCY]: "1",
+      },
+    });
+
     this.fetchFunction = new ApiFunction(this, "Fetch", {
       ...common,
       entry: path.join(functionsDir, "fetch", "handler.ts"),
@@ -90,9 +121,15 @@ export class WebgateStack extends Stack {
         [ENV.CACHE_TTL_S]: String(s.fetch.cacheTtlS),
         [ENV.ALLOWED_DOMAINS]: s.fetch.allowedDomains.join(","),
         [ENV.BLOCKED_DOMAINS]: s.fetch.blockedDomains.join(","),
+        [ENV.RENDER_FUNCTION_NAME]: this.renderFunction.function.functionName,
       },
     });
     this.pageTable.grantItemReadWrite(this.fetchFunction.function);
+    // The fetch function may invoke the render function (its unqualified ARN only: no versions or
+    // aliases, no wildcard), and nothing else may.
+    this.fetchFunction.role.addToPolicy(
+      new iam.PolicyStatement({ sid: "InvokeRenderFunction", actions: ["lambda:InvokeFunction"], resources: [this.renderFunction.function.functionArn] }),
+    );
 
     this.searchFunction = new ApiFunction(this, "Search", {
       ...common,

@@ -19,7 +19,7 @@ async function main(): Promise<void> {
   const { startLocalApi } = await import("./lib/local-api");
   const { localBanner } = await import("./lib/local-banner");
   const api = await startLocalApi({ env: process.env });
-  process.stdout.write(localBanner({ url: api.url, dynamoEndpoint: api.dynamoEndpoint, env: process.env, pid: process.pid }));
+  process.stdout.write(localBanner({ url: api.url, dynamoEndpoint: api.dynamoEndpoint, env: process.env, pid: process.pid, chromium: api.chromium }));
 
   let stopping = false;
   const stop = (why: string) => {

@@ -37,6 +37,11 @@ export const ENV = {
   ANTHROPIC_MODEL: "WEBGATE_ANTHROPIC_MODEL",
   OLLAMA_ENDPOINT: "WEBGATE_OLLAMA_ENDPOINT",
   SEARCH_ORDER: "WEBGATE_SEARCH_ORDER",
+  // Rendering (`render`).
+  RENDER_WAIT_MS: "WEBGATE_RENDER_WAIT_MS",
+  RENDER_CONCURRENCY: "WEBGATE_RENDER_CONCURRENCY",
+  CHROMIUM_PATH: "WEBGATE_CHROMIUM_PATH",
+  RENDER_FUNCTION_NAME: "WEBGATE_RENDER_FUNCTION_NAME",
   // Local server only.
   API_KEYS: "WEBGATE_API_KEYS",
   PORT: "PORT",
@@ -59,6 +64,8 @@ export const DEFAULTS = {
   anthropicModel: "claude-haiku-4-5",
   ollamaEndpoint: "https://ollama.com",
   searchOrder: ["brave", "tavily", "searxng", "ollama", "anthropic"],
+  renderWaitMs: 5_000,
+  renderConcurrency: 2,
 } as const;
 
 const intInRange = (name: string, min: number, max: number) =>
@@ -118,6 +125,10 @@ const envSchema = z.object({
   [ENV.ANTHROPIC_MODEL]: optionalNonEmpty.optional(),
   [ENV.OLLAMA_ENDPOINT]: optionalNonEmpty.optional(),
   [ENV.SEARCH_ORDER]: list.optional(),
+  [ENV.RENDER_WAIT_MS]: intInRange(ENV.RENDER_WAIT_MS, 0, 30_000).optional(),
+  [ENV.RENDER_CONCURRENCY]: intInRange(ENV.RENDER_CONCURRENCY, 1, 16).optional(),
+  [ENV.CHROMIUM_PATH]: optionalNonEmpty.optional(),
+  [ENV.RENDER_FUNCTION_NAME]: optionalNonEmpty.optional(),
   [ENV.API_KEYS]: list.optional(),
   [ENV.PORT]: intInRange(ENV.PORT, 0, 65_535).optional(),
 });
@@ -165,6 +176,16 @@ export interface WebgateConfig {
     ollamaEndpoint: string;
     /** Provider names as given (validated by the search start-up checks). */
     order: string[];
+  };
+  render: {
+    /** Longest wait for the network to go idle once the document has loaded. */
+    waitMs: number;
+    /** Pages one process renders at once. */
+    concurrency: number;
+    /** The Chromium binary; unset: the usual install locations are tried. */
+    chromiumPath: string | undefined;
+    /** In AWS: the render function the fetch function invokes; unset: render in process. */
+    functionName: string | undefined;
   };
   local: {
     apiKeys: string[];
@@ -225,6 +246,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       anthropicModel: e[ENV.ANTHROPIC_MODEL] ?? DEFAULTS.anthropicModel,
       ollamaEndpoint: e[ENV.OLLAMA_ENDPOINT] ?? DEFAULTS.ollamaEndpoint,
       order: e[ENV.SEARCH_ORDER] ?? [...DEFAULTS.searchOrder],
+    },
+    render: {
+      waitMs: e[ENV.RENDER_WAIT_MS] ?? DEFAULTS.renderWaitMs,
+      concurrency: e[ENV.RENDER_CONCURRENCY] ?? DEFAULTS.renderConcurrency,
+      chromiumPath: e[ENV.CHROMIUM_PATH],
+      functionName: e[ENV.RENDER_FUNCTION_NAME],
     },
     local: {
       apiKeys: e[ENV.API_KEYS] ?? [],

@@ -5,6 +5,8 @@
 import { createDynamoClient } from "../../shared/cache/dynamo-client";
 import { ConfigError, ENV, loadConfig } from "../../shared/config";
 import { createFetchHandler } from "../../shared/fetch/fetch-route";
+import { createLambdaClient, createLambdaRenderer } from "../../shared/render/lambda-renderer";
+import { unavailableRenderer } from "../../shared/render/renderer";
 
 const config = loadConfig();
 
@@ -15,7 +17,20 @@ if (config.fetch.allowLocalhost) {
   throw new ConfigError([`${ENV.ALLOW_LOCALHOST}: a local-server switch that must not be set on the Lambda function`]);
 }
 
+// Rendering runs in the render function, so this function's bundle and cold start carry no
+// browser. The invoke may take the render's whole budget plus the render function's start.
+const renderFunction = config.render.functionName;
+const renderer =
+  renderFunction === undefined
+    ? unavailableRenderer("Rendering is not deployed in this environment.")
+    : createLambdaRenderer({
+        client: createLambdaClient({ requestTimeoutMs: config.fetch.timeoutMs + config.render.waitMs + 30_000 }),
+        functionName: renderFunction,
+        maxBodyBytes: config.fetch.maxResponseBytes,
+      });
+
 export const handler = createFetchHandler({
   config,
   dynamo: createDynamoClient({ endpoint: config.store.endpoint }),
+  renderer,
 });

@@ -6,7 +6,8 @@
  */
 import { createDynamoClient } from "../../shared/cache/dynamo-client";
 import { ENV, loadConfig } from "../../shared/config";
-import { createFetchHandler } from "../../shared/fetch/fetch-route";
+import { createFetchHandler, fetchPolicy } from "../../shared/fetch/fetch-route";
+import { createLocalRenderer, type LocalRenderer } from "../../shared/render/local-renderer";
 import { systemResolver } from "../../shared/guard/guarded-lookup";
 import { createSearchHandler } from "../../shared/search/search-route";
 import { createSecretsManagerClient } from "../../shared/secrets/secrets-manager-client";
@@ -24,6 +25,8 @@ export interface LocalApiOptions {
   /** DNS for /fetch's caller URLs (the guard checks every answer). */
   resolver?: Resolver;
   dialer?: Dialer;
+  /** Rendering (`render`); default: this machine's Chromium, or `render_unavailable` without one. */
+  renderer?: LocalRenderer;
   /** DNS and dialer for the search providers (operator-configured endpoints). */
   providerResolver?: Resolver;
   providerDialer?: Dialer;
@@ -39,6 +42,8 @@ export interface LocalApiOptions {
 
 export interface LocalApi extends RunningServer {
   dynamoEndpoint: string;
+  /** The Chromium `render` uses, or undefined when none was found. */
+  chromium: string | undefined;
   /** Stops the server, then the emulator. */
   close(): Promise<void>;
 }
@@ -61,11 +66,15 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
     }
   }
 
+  const renderer =
+    options.renderer ??
+    createLocalRenderer({ config, policy: fetchPolicy(config), resolver: options.resolver ?? systemResolver, dialer: options.dialer });
   const fetchHandler = createFetchHandler({
     config,
     dynamo,
     resolver: options.resolver,
     dialer: options.dialer,
+    renderer,
     clock: options.clock,
     // Locally: the same JSON log line per request as in Lambda, without EMF metric documents.
     telemetry: options.telemetry ?? createPowertoolsTelemetry("webgate-fetch", { metrics: false }),
@@ -100,8 +109,10 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
   return {
     ...server,
     dynamoEndpoint: endpoint,
+    chromium: renderer.executable,
     close: async () => {
       await server.close();
+      await renderer.close();
       if (emulator) await emulator.close();
       else dynamo.destroy();
     },

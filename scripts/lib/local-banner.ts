@@ -9,9 +9,11 @@ export interface BannerInput {
   dynamoEndpoint: string;
   env: Record<string, string | undefined>;
   pid: number;
+  /** The Chromium that `render` uses, or undefined when none was found. */
+  chromium?: string | undefined;
 }
 
-export function localBanner({ url, dynamoEndpoint, env, pid }: BannerInput): string {
+export function localBanner({ url, dynamoEndpoint, env, pid, chromium }: BannerInput): string {
   const keys = (env[ENV.API_KEYS] ?? "").split(",").filter((key) => key.trim() !== "").length;
   const localhost = ["true", "1"].includes((env[ENV.ALLOW_LOCALHOST] ?? "").trim().toLowerCase());
   return [
@@ -20,6 +22,7 @@ export function localBanner({ url, dynamoEndpoint, env, pid }: BannerInput): str
     `  page store:       ${dynamoEndpoint}${env[ENV.DYNAMODB_ENDPOINT] ? ` (${ENV.DYNAMODB_ENDPOINT})` : " (in-process emulator, in memory)"}`,
     `  API keys:         ${keys === 0 ? `off (set ${ENV.API_KEYS} to require x-api-key)` : `on, ${keys} key${keys === 1 ? "" : "s"} (send x-api-key)`}`,
     `  localhost switch: ${localhost ? `ON (${ENV.ALLOW_LOCALHOST}): loopback addresses are reachable` : `off (set ${ENV.ALLOW_LOCALHOST}=true to fetch from this machine)`}`,
+    `  render:           ${chromium ?? "no Chromium found, so render answers render_unavailable (apt-get install chromium, or set WEBGATE_CHROMIUM_PATH)"}`,
     `  stop with Ctrl-C, or kill ${pid}`,
     "",
   ].join("\n");

@@ -37,6 +37,10 @@ export interface SnapshotMeta {
   extractor: "readability" | "full" | null;
   /** The format HTML was written in (part of the snapshot key too). */
   format: "markdown" | "text";
+  /** True when the content came from a DOM the headless browser built (`render`); absent in older snapshots: false. */
+  rendered?: boolean;
+  /** Why a rendered DOM was read before the page settled (see RenderTruncation); null or absent: it settled. */
+  renderTruncated?: string | null;
 }
 
 /** A chunk of the content: `[start, end)` in UTF-16 code units and the SHA-256 of its UTF-8 bytes. */
@@ -158,6 +162,8 @@ const metaSchema = z.object({
   extractor: z.enum(["readability", "full"]).nullable(),
   // Snapshots written before `format` existed were Markdown.
   format: z.enum(["markdown", "text"]).default("markdown"),
+  rendered: z.boolean().optional(),
+  renderTruncated: z.string().nullable().optional(),
 });
 const chunksSchema = z.array(z.tuple([z.number().int().min(0), z.number().int().min(0), hex64]));
 

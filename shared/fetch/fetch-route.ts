@@ -10,9 +10,10 @@ import { DynamoPageStore } from "../cache/dynamo-page-store";
 import { SnapshotCache, type Clock } from "../cache/snapshot-cache";
 import { createGuardedClient } from "../guard/guarded-get";
 import { systemResolver } from "../guard/guarded-lookup";
-import { resolvePolicy } from "../guard/policy";
+import { resolvePolicy, type GuardPolicy } from "../guard/policy";
 import { createHttpClient } from "../http/http-client";
 import type { Dialer, Resolver } from "../http/types";
+import { unavailableRenderer, type RenderRequest, type Renderer } from "../render/renderer";
 import { createApiHandler, type ApiHandler } from "../middleware/api-handler";
 import { parseJsonBody, queryObject, validate } from "../middleware/parse-request";
 import { METRIC } from "../observability/metric-names";
@@ -27,6 +28,11 @@ export interface FetchRouteDeps {
   dialer?: Dialer;
   clock?: Clock;
   telemetry?: Telemetry;
+  /**
+   * Renders pages for `render` (the browser in process, or the render function in AWS). Without
+   * one, a render answers `render_unavailable`.
+   */
+  renderer?: Renderer;
 }
 
 /** Time a conversion and a store write may add to the fetch's own limit before a lease lapses. */
@@ -34,18 +40,23 @@ const LEASE_MARGIN_MS = 5_000;
 
 export const systemClock: Clock = { now: () => Date.now() };
 
-export function createFetchHandler(deps: FetchRouteDeps): ApiHandler {
-  const { config } = deps;
-  const telemetry = deps.telemetry ?? createPowertoolsTelemetry("webgate-fetch");
-  const clock = deps.clock ?? systemClock;
-  const resolver = deps.resolver ?? systemResolver;
-  const policy = resolvePolicy({
+/** The guard policy of /fetch (and of a renderer beside it) from the configuration. */
+export function fetchPolicy(config: WebgateConfig): GuardPolicy {
+  return resolvePolicy({
     allowLocalhost: config.fetch.allowLocalhost,
     allowedPorts: config.fetch.allowedPorts,
     allowedDomains: config.fetch.allowedDomains,
     blockedDomains: config.fetch.blockedDomains,
     blockedCidrs: config.fetch.blockedCidrs,
   });
+}
+
+export function createFetchHandler(deps: FetchRouteDeps): ApiHandler {
+  const { config } = deps;
+  const telemetry = deps.telemetry ?? createPowertoolsTelemetry("webgate-fetch");
+  const clock = deps.clock ?? systemClock;
+  const resolver = deps.resolver ?? systemResolver;
+  const policy = fetchPolicy(config);
   const guarded = createGuardedClient({
     http: createHttpClient({ resolver, dialer: deps.dialer }),
     resolver,
@@ -62,8 +73,11 @@ export function createFetchHandler(deps: FetchRouteDeps): ApiHandler {
     clock,
     logger: { warn: (message, fields) => telemetry.warn(message, fields) },
     ttlSeconds: config.store.ttlSeconds,
-    leaseMs: config.fetch.timeoutMs + LEASE_MARGIN_MS,
+    // A render may follow a whole plain fetch ("auto"), and waits for the page after loading it.
+    leaseMs: 2 * config.fetch.timeoutMs + config.render.waitMs + LEASE_MARGIN_MS,
   });
+  const renderer = deps.renderer ?? unavailableRenderer("Rendering is not configured on this server.");
+  const render = (url: string, budgetMs: number | undefined) => renderer.render(renderBudget(url, budgetMs, config));
 
   return createApiHandler<FetchRequest>({
     route: "fetch",
@@ -73,8 +87,8 @@ export function createFetchHandler(deps: FetchRouteDeps): ApiHandler {
       // The requested host as written, logged before anything can fail (never path, query,
       // userinfo or a resolved address).
       ctx.addLogFields({ host: hostOf(input.url) });
-      const { body, observation } = await fetchPage(input, { guarded, cache, clock, policy, deadline: ctx.deadline, urlSecretCheck: config.fetch.urlSecretCheck });
-      ctx.addLogFields({ cache: observation.cache, bytes: observation.bytes, final_host: observation.finalHost, url_secret: observation.urlSecret });
+      const { body, observation } = await fetchPage(input, { guarded, render, cache, clock, policy, deadline: ctx.deadline, urlSecretCheck: config.fetch.urlSecretCheck });
+      ctx.addLogFields({ cache: observation.cache, bytes: observation.bytes, final_host: observation.finalHost, url_secret: observation.urlSecret, rendered: body.rendered });
       const cacheMetric = { hit: METRIC.cacheHit, miss: METRIC.cacheMiss, bypass: METRIC.cacheBypass }[observation.cache];
       telemetry.metric(cacheMetric, "Count", 1);
       if (observation.originMs !== undefined) telemetry.metric(METRIC.originLatency, "Milliseconds", observation.originMs);
@@ -82,6 +96,20 @@ export function createFetchHandler(deps: FetchRouteDeps): ApiHandler {
       return { body };
     },
   });
+}
+
+/** Time a render keeps after the wait for reading the DOM and closing the page. */
+const RENDER_READ_RESERVE_MS = 2_000;
+
+/**
+ * The render's limits within `budgetMs`: the wait is at most a quarter of it, the load gets the
+ * rest less the time to read the DOM, and neither exceeds its configured limit.
+ */
+export function renderBudget(url: string, budgetMs: number | undefined, config: WebgateConfig): RenderRequest {
+  const total = budgetMs ?? config.fetch.timeoutMs + config.render.waitMs + RENDER_READ_RESERVE_MS;
+  const waitMs = Math.max(0, Math.min(config.render.waitMs, Math.floor(total / 4)));
+  const timeoutMs = Math.max(1, Math.min(config.fetch.timeoutMs, Math.floor(total - waitMs - RENDER_READ_RESERVE_MS)));
+  return { url, waitMs, timeoutMs };
 }
 
 /** POST takes a JSON body; GET takes the same fields as query parameters. */

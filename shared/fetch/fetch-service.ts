@@ -3,7 +3,7 @@
  * transport concerns. Everything it talks to comes in through {@link FetchServiceDeps}.
  */
 import type { Deadline } from "../deadline";
-import { WebgateError } from "../errors";
+import { WebgateError, isWebgateError } from "../errors";
 import type { SnapshotCache, Clock } from "../cache/snapshot-cache";
 import type { SnapshotManifest, SnapshotMeta } from "../cache/page-store";
 import { cacheKeyFor } from "../cache/cache-key";
@@ -13,7 +13,8 @@ import { checkUrl } from "../guard/url-policy";
 import { findUrlSecret, type UrlSecretKind } from "../guard/url-secret";
 import type { GuardPolicy } from "../guard/policy";
 import type { GuardedClient } from "../guard/guarded-get";
-import type { FetchRequest, FetchResponse } from "./schema";
+import type { RenderedPage } from "../render/renderer";
+import type { FetchRequest, FetchResponse, RenderMode } from "./schema";
 
 /**
  * Bumped whenever the conversion changes its output, so snapshots made by an older conversion
@@ -33,6 +34,11 @@ export interface FetchObservation {
 
 export interface FetchServiceDeps {
   guarded: GuardedClient;
+  /**
+   * Renders a URL the URL policy has normalized, in a browser held to the guard (`render`),
+   * within `budgetMs` when given (what the request's deadline has left for it).
+   */
+  render: (url: string, budgetMs: number | undefined) => Promise<RenderedPage>;
   cache: SnapshotCache;
   clock: Clock;
   policy: GuardPolicy;
@@ -63,10 +69,13 @@ export async function fetchPage(request: FetchRequest, deps: FetchServiceDeps): 
     );
   }
   // A snapshot belongs to its url, main_content and format (and the conversion that made it).
-  const urlKey = cacheKeyFor(url, `${request.main_content ? "main" : "full"}:${request.format}:v${CONVERSION_VERSION}`);
+  // A rendered snapshot is its own snapshot too: `render` is part of the key ("never" keeps the
+  // key plain fetches always had).
+  const renderKey = request.render === "never" ? "" : `:render-${request.render}`;
+  const urlKey = cacheKeyFor(url, `${request.main_content ? "main" : "full"}:${request.format}:v${CONVERSION_VERSION}${renderKey}`);
   let origin: { ms: number; bytes: number } | undefined;
   const produce = async () => {
-    const produced = await produceSnapshot(url, request.main_content, request.format, deps.guarded, deps.deadline);
+    const produced = await produceSnapshot(url, request.main_content, request.format, request.render, deps);
     origin = produced.origin;
     return { content: produced.content, meta: produced.meta };
   };
@@ -110,6 +119,7 @@ export async function fetchPage(request: FetchRequest, deps: FetchServiceDeps): 
     end,
     next_start: end < manifest.totalChars ? end : null,
     content: page.content,
+    rendered: meta.rendered ?? false,
     snapshot: {
       id: manifest.id,
       sha256: manifest.sha256,
@@ -140,13 +150,61 @@ function checkStart(start: number, total: number): void {
   }
 }
 
-async function produceSnapshot(
-  url: URL,
-  mainContent: boolean,
-  format: FetchRequest["format"],
-  guarded: GuardedClient,
-  deadline: Deadline | undefined,
-): Promise<{ content: string; meta: SnapshotMeta; origin: { ms: number; bytes: number } }> {
+type Produced = { content: string; meta: SnapshotMeta; origin: { ms: number; bytes: number } };
+type Format = FetchRequest["format"];
+
+async function produceSnapshot(url: URL, mainContent: boolean, format: Format, render: RenderMode, deps: FetchServiceDeps): Promise<Produced> {
+  if (render === "always") return renderedSnapshot(url, mainContent, format, deps);
+  try {
+    return await plainSnapshot(url, mainContent, format, deps.guarded, deps.deadline);
+  } catch (error) {
+    // "auto": the plain fetch found an application shell whose text scripts would write.
+    if (render === "auto" && isJsRequired(error)) return renderedSnapshot(url, mainContent, format, deps);
+    throw error;
+  }
+}
+
+function isJsRequired(error: unknown): boolean {
+  return isWebgateError(error) && error.code === "no_readable_content" && error.details.reason === "js_required";
+}
+
+function checkStatus(status: number): void {
+  if (status < 200 || status > 299) {
+    throw new WebgateError("upstream_status", `The origin answered with HTTP status ${status}.`, {
+      // An origin's 5xx or 429 may pass; its 4xx will not.
+      retryable: status >= 500 || status === 429,
+      details: { upstream_status: status },
+    });
+  }
+}
+
+/** The page as the browser built it, through the same conversion as fetched HTML. */
+async function renderedSnapshot(url: URL, mainContent: boolean, format: Format, deps: FetchServiceDeps): Promise<Produced> {
+  // The render gets what the request's deadline has left, less the same reserve a fetch keeps.
+  const left = deps.deadline?.remainingMs();
+  const page = await deps.render(url.href, left === undefined ? undefined : left - Math.min(POST_FETCH_RESERVE_MS, left / 4));
+  checkStatus(page.status);
+  const converted = renderDocument({ body: page.body, contentType: page.contentType, finalUrl: page.finalUrl, mainContent, format });
+  return {
+    content: converted.content,
+    meta: {
+      url: url.href,
+      finalUrl: page.finalUrl,
+      redirects: page.redirects,
+      status: page.status,
+      contentType: converted.contentType,
+      charset: converted.charset,
+      title: converted.title,
+      extractor: converted.extractor,
+      format,
+      rendered: page.rendered,
+      renderTruncated: page.truncated,
+    },
+    origin: { ms: page.elapsedMs, bytes: page.proxyBytes },
+  };
+}
+
+async function plainSnapshot(url: URL, mainContent: boolean, format: Format, guarded: GuardedClient, deadline: Deadline | undefined): Promise<Produced> {
   const origin = deadline?.within({ reserveMs: Math.min(POST_FETCH_RESERVE_MS, deadline.remainingMs() / 4) });
   let response;
   try {
@@ -154,13 +212,7 @@ async function produceSnapshot(
   } finally {
     origin?.dispose();
   }
-  if (response.status < 200 || response.status > 299) {
-    throw new WebgateError("upstream_status", `The origin answered with HTTP status ${response.status}.`, {
-      // An origin's 5xx or 429 may pass; its 4xx will not.
-      retryable: response.status >= 500 || response.status === 429,
-      details: { upstream_status: response.status },
-    });
-  }
+  checkStatus(response.status);
   const rendered = renderDocument({
     body: response.body,
     contentType: response.headers["content-type"],

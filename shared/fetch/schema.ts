@@ -13,6 +13,11 @@ export const FETCH_LIMITS = {
   maxAgeDefault: 600,
 } as const;
 
+/** The `render` modes; see the field's description. */
+export const RENDER_MODES = ["never", "always", "auto"] as const;
+export type RenderMode = (typeof RENDER_MODES)[number];
+export const DEFAULT_RENDER_MODE: RenderMode = "never";
+
 export const fetchRequestSchema = z.strictObject({
   url: z.string({ error: "must be a string" }).min(1, "must not be empty"),
   start: z.number({ error: "must be a number" }).int("must be a whole number").min(0, "must be 0 or more").default(0),
@@ -37,6 +42,12 @@ export const fetchRequestSchema = z.strictObject({
     .enum(["markdown", "text"], { error: 'must be "markdown" or "text"' })
     .default("markdown")
     .describe('How HTML is written: "markdown", or "text" (plain text: no Markdown syntax, link text without targets, no images, list items and table cells as lines, paragraphs separated by a blank line). Other content types pass through as they are.'),
+  render: z
+    .enum(RENDER_MODES, { error: `must be one of ${RENDER_MODES.map((m) => `"${m}"`).join(", ")}` })
+    .default(DEFAULT_RENDER_MODE)
+    .describe(
+      'Run the page in a headless browser held to the same guard: "never" (the plain fetch), "always", or "auto" (render only when the plain fetch finds an application shell whose text scripts write, no_readable_content with reason js_required). A rendered snapshot is its own snapshot.',
+    ),
 });
 
 export type FetchRequest = z.infer<typeof fetchRequestSchema>;
@@ -86,6 +97,7 @@ export const fetchResponseSchema = z.strictObject({
     fetched_at: z.string().describe("When the origin was fetched (ISO 8601)."),
     age_s: z.number().int().min(0).describe("Seconds since `fetched_at`."),
   }),
+  rendered: z.boolean().describe("True when the content is the DOM a headless browser built (`render`); false for the origin's bytes as fetched."),
   cache: z.enum(["hit", "miss", "bypass"]).describe("hit: served from a stored snapshot; miss: fetched and stored; bypass: fetched, the store being unavailable."),
   warnings: z
     .array(z.string())
