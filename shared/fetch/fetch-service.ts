@@ -11,6 +11,7 @@ import { renderDocument } from "../content/render";
 import { checkUrl } from "../guard/url-policy";
 import type { GuardPolicy } from "../guard/policy";
 import type { GuardedClient } from "../guard/guarded-get";
+import { botProtectionMessage, detectBotProtection } from "./bot-protection";
 import type { FetchRequest, FetchResponse } from "./schema";
 
 /**
@@ -117,6 +118,12 @@ async function produceSnapshot(
   guarded: GuardedClient,
 ): Promise<{ content: string; meta: SnapshotMeta; origin: { ms: number; bytes: number } }> {
   const response = await guarded.get(url.href);
+  const blocked = detectBotProtection(response);
+  if (blocked !== null) {
+    throw new WebgateError("blocked_by_bot_protection", botProtectionMessage(blocked, response.status), {
+      details: { upstream_status: response.status, ...(blocked.vendor === null ? {} : { vendor: blocked.vendor }) },
+    });
+  }
   if (response.status < 200 || response.status > 299) {
     throw new WebgateError("upstream_status", `The origin answered with HTTP status ${response.status}.`, {
       // An origin's 5xx or 429 may pass; its 4xx will not.
