@@ -2,6 +2,7 @@ import { Parser } from "htmlparser2";
 import { decodeBody } from "./decode";
 import { htmlToMarkdown } from "./html-to-markdown";
 import { neutralizeBoundaryMarkers } from "./neutralize";
+import { looksLikeHtmlDocument, markdownTitle } from "./origin-markdown";
 
 export interface RenderInput {
   body: Uint8Array;
@@ -23,8 +24,8 @@ export interface RenderedDocument {
   charset: string;
   /** The media type used (sniffed when the response gave none). */
   contentType: string;
-  /** Which HTML extractor ran; null for non-HTML bodies. */
-  extractor: "readability" | "full" | null;
+  /** Which HTML extractor ran, `origin-markdown` for Markdown the site served, `pdf`; null for other bodies. */
+  extractor: "readability" | "full" | "pdf" | "origin-markdown" | null;
 }
 
 /**
@@ -35,9 +36,21 @@ export interface RenderedDocument {
  */
 export function renderDocument(input: RenderInput): RenderedDocument {
   const decoded = decodeBody(input.body, input.contentType);
-  if (decoded.kind === "html") {
+  // A body labelled Markdown that is an HTML document is converted as the HTML it is.
+  const disguisedHtml = decoded.mediaType === "text/markdown" && looksLikeHtmlDocument(decoded.text);
+  if (decoded.kind === "html" || disguisedHtml) {
     const html = htmlToMarkdown(decoded.text, { baseUrl: input.finalUrl, mainContent: input.mainContent });
-    return { content: html.markdown, title: html.title, charset: decoded.charset, contentType: decoded.mediaType, extractor: html.extractor };
+    return { content: html.markdown, title: html.title, charset: decoded.charset, contentType: disguisedHtml ? "text/html" : decoded.mediaType, extractor: html.extractor };
+  }
+  if (decoded.mediaType === "text/markdown") {
+    // The site's own Markdown is the content as served; only boundary markers are neutralized.
+    return {
+      content: neutralizeBoundaryMarkers(decoded.text),
+      title: neutralizeBoundaryMarkers(markdownTitle(decoded.text)),
+      charset: decoded.charset,
+      contentType: decoded.mediaType,
+      extractor: "origin-markdown",
+    };
   }
   return {
     content: neutralizeBoundaryMarkers(decoded.text),
