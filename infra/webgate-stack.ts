@@ -10,6 +10,7 @@ import * as logs from "aws-cdk-lib/aws-logs";
 import type { Construct } from "constructs";
 import { ENV } from "../shared/config";
 import { Api } from "./constructs/api";
+import { pdfWorkerCommands } from "./bundling";
 import { ApiFunction } from "./constructs/api-function";
 import { Network } from "./constructs/network";
 import { Observability } from "./constructs/observability";
@@ -77,7 +78,11 @@ export class WebgateStack extends Stack {
         [ENV.CACHE_TTL_S]: String(s.fetch.cacheTtlS),
         [ENV.ALLOWED_DOMAINS]: s.fetch.allowedDomains.join(","),
         [ENV.BLOCKED_DOMAINS]: s.fetch.blockedDomains.join(","),
+        [ENV.ROBOTS]: s.fetch.robots,
+        [ENV.PDF_MAX_PAGES]: String(s.fetch.pdfMaxPages),
       },
+      // The PDF reader's worker and pdf.js ship beside index.mjs, outside the handler's bundle.
+      afterBundling: pdfWorkerCommands,
     });
     this.pageTable.grantItemReadWrite(this.fetchFunction.function);
 

@@ -126,7 +126,7 @@ function findGutter(runs: PdfTextRun[], pageWidth: number): { start: number; end
   for (let x = 1; x <= width; x++) cover[x]! += cover[x - 1]!;
   // A few spanning runs (a centred title) may cross the gutter.
   const tolerance = Math.floor(runs.length * 0.1);
-  let best: { start: number; end: number } | null = null;
+  const candidates: Array<{ start: number; end: number }> = [];
   let runStart = -1;
   const lo = Math.floor(width * 0.25);
   const hi = Math.ceil(width * 0.75);
@@ -134,19 +134,24 @@ function findGutter(runs: PdfTextRun[], pageWidth: number): { start: number; end
     const open = x < hi && cover[x]! <= tolerance;
     if (open && runStart < 0) runStart = x;
     if (!open && runStart >= 0) {
-      if (best === null || x - runStart > best.end - best.start) best = { start: runStart, end: x };
+      if (x - runStart >= 10) candidates.push({ start: runStart, end: x });
       runStart = -1;
     }
   }
-  if (best === null || best.end - best.start < 10) return null;
-  let leftChars = 0;
-  let rightChars = 0;
-  for (const run of runs) {
-    if (run.x + run.width <= best.start + 1) leftChars += run.str.length;
-    else if (run.x >= best.end - 1) rightChars += run.str.length;
+  // The widest gap with a real share of the text on each side (a gap right of a single column,
+  // or between a column and a centred title, is no gutter).
+  candidates.sort((a, b) => b.end - b.start - (a.end - a.start));
+  for (const gap of candidates) {
+    let leftChars = 0;
+    let rightChars = 0;
+    for (const run of runs) {
+      if (run.x + run.width <= gap.start + 1) leftChars += run.str.length;
+      else if (run.x >= gap.end - 1) rightChars += run.str.length;
+    }
+    const total = leftChars + rightChars;
+    if (total > 0 && leftChars / total >= 0.2 && rightChars / total >= 0.2) return gap;
   }
-  const total = leftChars + rightChars;
-  return total > 0 && leftChars / total >= 0.2 && rightChars / total >= 0.2 ? best : null;
+  return null;
 }
 
 /** Runs grouped into lines by baseline, top to bottom; runs of a line left to right. */
@@ -240,7 +245,14 @@ function removeRepeatedEdges(pages: Line[][]): void {
   if (pages.length < 3) return;
   const threshold = Math.max(3, Math.ceil(pages.length / 2));
   for (const edge of ["top", "bottom"] as const) {
-    const pick = (lines: Line[]) => (lines.length === 0 ? undefined : edge === "top" ? topLine(lines) : bottomLine(lines));
+    // Only a line set apart from the text (a gap over two line heights) can be a running header
+    // or footer; the first line of body text repeating a pattern ("Section 3 …") is not one.
+    const pick = (lines: Line[]) => {
+      if (lines.length === 0) return undefined;
+      const line = edge === "top" ? topLine(lines) : bottomLine(lines);
+      const neighbour = nearestLine(lines, line, edge);
+      return neighbour === undefined || Math.abs(line.y - neighbour.y) > 2 * Math.max(line.size, neighbour.size) ? line : undefined;
+    };
     const counts = new Map<string, number>();
     for (const lines of pages) {
       const line = pick(lines);
@@ -252,6 +264,16 @@ function removeRepeatedEdges(pages: Line[][]): void {
       if (line !== undefined && lines.length > 1 && (counts.get(edgeKey(line.text)) ?? 0) >= threshold) pages[index] = lines.filter((l) => l !== line);
     });
   }
+}
+
+/** The line closest below (top edge) or above (bottom edge) `line`. */
+function nearestLine(lines: Line[], line: Line, edge: "top" | "bottom"): Line | undefined {
+  let best: Line | undefined;
+  for (const other of lines) {
+    if (other === line || (edge === "top" ? other.y > line.y : other.y < line.y)) continue;
+    if (best === undefined || Math.abs(other.y - line.y) < Math.abs(best.y - line.y)) best = other;
+  }
+  return best;
 }
 
 function topLine(lines: Line[]): Line {

@@ -18,7 +18,9 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import { WebgateError } from "../errors";
+import { neutralizeBoundaryMarkers } from "./neutralize";
 import { layoutPdf, type PdfLayout } from "./pdf-layout";
+import type { RenderedDocument } from "./render";
 import type { PdfJob, PdfJobResult } from "./pdf-types";
 
 /** Media types that mean PDF. */
@@ -164,4 +166,18 @@ function cMapDirectory(): string | null {
     cMapDir = null;
   }
   return cMapDir;
+}
+
+/** A PDF as /fetch stores it: the laid-out text, boundary markers neutralized. */
+export async function renderPdfDocument(body: Uint8Array, options: PdfReadOptions): Promise<RenderedDocument & { truncated: boolean }> {
+  const layout = await readPdf(body, options);
+  return {
+    content: neutralizeBoundaryMarkers(layout.content),
+    title: neutralizeBoundaryMarkers(layout.title),
+    // pdf.js decodes the document's own font encodings; there is no one charset to report.
+    charset: "binary",
+    contentType: "application/pdf",
+    extractor: "pdf",
+    truncated: layout.truncated,
+  };
 }

@@ -7,6 +7,9 @@ import type { SnapshotCache, Clock } from "../cache/snapshot-cache";
 import type { SnapshotManifest, SnapshotMeta } from "../cache/page-store";
 import { cacheKeyFor } from "../cache/cache-key";
 import { paginate } from "../content/paginate";
+import { parseContentType } from "../content/decode";
+import { parseMarkdownTokens } from "../content/origin-markdown";
+import { isPdf, renderPdfDocument } from "../content/pdf";
 import { renderDocument } from "../content/render";
 import { checkUrl } from "../guard/url-policy";
 import type { GuardPolicy } from "../guard/policy";
@@ -33,6 +36,11 @@ export interface FetchServiceDeps {
   cache: SnapshotCache;
   clock: Clock;
   policy: GuardPolicy;
+  /** robots.txt, checked before the origin is asked for the page and for each redirect hop. */
+  robots: { check(url: URL): Promise<void> };
+  /** The whole origin exchange: robots.txt, the page, and reading a PDF. */
+  timeoutMs: number;
+  pdfMaxPages: number;
 }
 
 export async function fetchPage(request: FetchRequest, deps: FetchServiceDeps): Promise<{ body: FetchResponse; observation: FetchObservation }> {
@@ -41,7 +49,7 @@ export async function fetchPage(request: FetchRequest, deps: FetchServiceDeps): 
   const urlKey = cacheKeyFor(url, `${request.main_content ? "main" : "full"}:v${CONVERSION_VERSION}`);
   let origin: { ms: number; bytes: number } | undefined;
   const produce = async () => {
-    const produced = await produceSnapshot(url, request.main_content, deps.guarded);
+    const produced = await produceSnapshot(url, request.main_content, deps);
     origin = produced.origin;
     return { content: produced.content, meta: produced.meta };
   };
@@ -79,6 +87,8 @@ export async function fetchPage(request: FetchRequest, deps: FetchServiceDeps): 
     charset: meta.charset,
     title: meta.title,
     extractor: meta.extractor,
+    truncated: meta.truncated ?? false,
+    origin_tokens: meta.originTokens ?? null,
     total_chars: manifest.totalChars,
     start,
     end,
@@ -115,9 +125,16 @@ function checkStart(start: number, total: number): void {
 async function produceSnapshot(
   url: URL,
   mainContent: boolean,
-  guarded: GuardedClient,
+  deps: FetchServiceDeps,
 ): Promise<{ content: string; meta: SnapshotMeta; origin: { ms: number; bytes: number } }> {
-  const response = await guarded.get(url.href);
+  const started = performance.now();
+  const remainingMs = () => Math.max(1, Math.round(deps.timeoutMs - (performance.now() - started)));
+  await deps.robots.check(url);
+  const response = await deps.guarded.get(url.href, {
+    signal: AbortSignal.timeout(remainingMs()),
+    // A hop to another path or host is checked against that host's robots.txt before it is requested.
+    beforeRedirect: (next) => deps.robots.check(next),
+  });
   const blocked = detectBotProtection(response);
   if (blocked !== null) {
     throw new WebgateError("blocked_by_bot_protection", botProtectionMessage(blocked, response.status), {
@@ -131,12 +148,10 @@ async function produceSnapshot(
       details: { upstream_status: response.status },
     });
   }
-  const rendered = renderDocument({
-    body: response.body,
-    contentType: response.headers["content-type"],
-    finalUrl: response.finalUrl,
-    mainContent,
-  });
+  const contentType = response.headers["content-type"];
+  const rendered = isPdf(response.body, parseContentType(contentType).mediaType)
+    ? await renderPdfDocument(response.body, { maxPages: deps.pdfMaxPages, timeoutMs: remainingMs(), format: "markdown" })
+    : { ...renderDocument({ body: response.body, contentType, finalUrl: response.finalUrl, mainContent }), truncated: false };
   return {
     content: rendered.content,
     meta: {
@@ -148,6 +163,8 @@ async function produceSnapshot(
       charset: rendered.charset,
       title: rendered.title,
       extractor: rendered.extractor,
+      truncated: rendered.truncated,
+      originTokens: rendered.extractor === "origin-markdown" ? parseMarkdownTokens(response.headers["x-markdown-tokens"]) : null,
     },
     origin: { ms: response.elapsedMs, bytes: response.body.length },
   };

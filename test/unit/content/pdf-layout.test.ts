@@ -80,6 +80,12 @@ describe("layoutPdf", () => {
     expect(layout(two).content.match(/Same header/g)).toHaveLength(2);
   });
 
+  it("keeps repeating first and last body lines that are not set apart from the text", () => {
+    const pages = [1, 2, 3].map((n) => page([run(`Section ${n} opens here`, 72, 700), run("and goes on", 72, 686), run(`Section ${n} closes`, 72, 672)]));
+    const text = layout(pages).content;
+    for (const n of [1, 2, 3]) expect(text).toContain(`Section ${n} opens here and goes on Section ${n} closes`);
+  });
+
   it("says when the page cap cut the document", () => {
     const result = layout([page([run("one", 72, 700)])], { pageCount: 9 });
     expect(result.truncated).toBe(true);
