@@ -30,6 +30,11 @@ export interface LocalApiOptions {
   clock?: Clock;
   telemetry?: Telemetry;
   log?: (line: Record<string, unknown>) => void;
+  /**
+   * Each request's time limit, as the Lambda timeout is in AWS. Default: the configured fetch
+   * limit (`WEBGATE_FETCH_TIMEOUT_MS`), so every answer, a timeout included, comes within it.
+   */
+  invocationTimeoutMs?: number;
 }
 
 export interface LocalApi extends RunningServer {
@@ -71,10 +76,11 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
       { method: "GET", path: "/fetch", handler: fetchHandler },
       { method: "POST", path: "/search", handler: searchHandler },
     ],
-    documents: { "/openapi.json": buildOpenApiDocument() },
+    documents: { "/openapi.json": (serverUrl) => buildOpenApiDocument({ servers: [{ url: serverUrl, description: "npm start" }] }) },
     apiKeys: config.local.apiKeys,
     port: options.port ?? config.local.port,
     log: options.log,
+    invocationTimeoutMs: options.invocationTimeoutMs ?? config.fetch.timeoutMs,
   });
   return {
     ...server,

@@ -19,14 +19,23 @@ export interface Route {
 
 export interface LocalServerOptions {
   routes: Route[];
-  /** Static JSON documents served without a key (e.g. /openapi.json). */
-  documents?: Record<string, unknown>;
+  /**
+   * JSON documents served without a key (e.g. /openapi.json), each built from the server's own
+   * URL once it listens (so the OpenAPI document's `servers` names the port actually in use).
+   */
+  documents?: Record<string, (serverUrl: string) => unknown>;
   apiKeys: string[];
   port: number;
   /** One line per request; defaults to stdout. */
   log?: (line: Record<string, unknown>) => void;
   /** Largest request body read (API Gateway's own limit is 10 MB; ours is far lower). */
   maxBodyBytes?: number;
+  /**
+   * What a Lambda function's timeout is in AWS: each request's context counts down from this
+   * (from the moment the request arrived), and the handlers derive their deadline from it.
+   * Default 30,000 ms.
+   */
+  invocationTimeoutMs?: number;
 }
 
 export interface RunningServer {
@@ -39,6 +48,7 @@ export interface RunningServer {
 export async function startHttpFrontend(options: LocalServerOptions): Promise<RunningServer> {
   const log = options.log ?? ((line) => process.stdout.write(`${JSON.stringify(line)}\n`));
   const maxBody = options.maxBodyBytes ?? 1_048_576;
+  const invocationTimeoutMs = options.invocationTimeoutMs ?? 30_000;
   const server = http.createServer((req, res) => {
     const started = performance.now();
     const requestId = randomUUID();
@@ -56,7 +66,7 @@ export async function startHttpFrontend(options: LocalServerOptions): Promise<Ru
     }
     const document = options.documents?.[url.pathname];
     if (document !== undefined && req.method === "GET") {
-      answer(200, JSON.stringify(document));
+      answer(200, JSON.stringify(document(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)));
       return;
     }
     const candidates = options.routes.filter((r) => r.path === url.pathname);
@@ -85,7 +95,7 @@ export async function startHttpFrontend(options: LocalServerOptions): Promise<Ru
           return;
         }
         const event = toEvent(req, url, body, requestId);
-        const result = await route.handler(event, lambdaContext(requestId));
+        const result = await route.handler(event, lambdaContext(requestId, started + invocationTimeoutMs));
         // The handler logs its own line; the frontend adds none for routed requests.
         res.writeHead(result.statusCode, flatHeaders(result.headers));
         res.end(result.body);
@@ -203,7 +213,8 @@ function toEvent(req: http.IncomingMessage, url: URL, body: Buffer, requestId: s
   };
 }
 
-function lambdaContext(requestId: string): Context {
+/** A Lambda context whose remaining time counts down to `endsAt` (a `performance.now()` time). */
+function lambdaContext(requestId: string, endsAt: number): Context {
   return {
     callbackWaitsForEmptyEventLoop: false,
     functionName: "webgate-local",
@@ -213,7 +224,7 @@ function lambdaContext(requestId: string): Context {
     awsRequestId: requestId,
     logGroupName: "local",
     logStreamName: "local",
-    getRemainingTimeInMillis: () => 30_000,
+    getRemainingTimeInMillis: () => Math.max(0, Math.floor(endsAt - performance.now())),
     done: () => undefined,
     fail: () => undefined,
     succeed: () => undefined,

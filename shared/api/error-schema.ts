@@ -10,7 +10,7 @@ export const errorBodySchema = z.object({
       retryable: z.boolean().describe("Whether the same request may succeed later."),
       request_id: z.string().describe("Identifies the request in the logs."),
       field: z.string().nullable().optional().describe("invalid_request: the field at fault."),
-      upstream_status: z.number().int().optional().describe("upstream_status: the origin's HTTP status."),
+      upstream_status: z.number().int().min(100).max(599).optional().describe("upstream_status: the origin's HTTP status."),
       retry_after_s: z.number().optional().describe("provider_rate_limited: seconds to wait, when the provider said."),
     })
     .catchall(z.union([z.string(), z.number(), z.boolean(), z.null()])),

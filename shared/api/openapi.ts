@@ -11,17 +11,23 @@ import { errorBodySchema, forbiddenBodySchema } from "./error-schema";
 
 type JsonObject = Record<string, unknown>;
 
+/**
+ * Codes every route can answer besides its own: the gateway's (or the local server's) size limit,
+ * routing and throttling answers, and the catch-all.
+ */
+const COMMON_ERRORS: ErrorCode[] = ["request_too_large", "not_found", "method_not_allowed", "rate_limited", "internal"];
+
 const FETCH_ERRORS: ErrorCode[] = [
   "invalid_request", "url_not_allowed", "host_not_allowed", "address_not_allowed", "dns_failed",
   "too_many_redirects", "redirect_without_location", "connect_failed", "upstream_timeout",
   "upstream_too_large", "upstream_status", "unsupported_content_type", "decode_failed",
-  "snapshot_expired", "store_unavailable", "internal",
+  "snapshot_expired", "store_unavailable",
 ];
 
 const SEARCH_ERRORS: ErrorCode[] = [
   "invalid_request", "query_looks_like_secret", "provider_not_configured", "search_not_configured",
   "provider_auth_failed", "provider_rate_limited", "provider_timeout", "provider_error",
-  "provider_bad_response", "internal",
+  "provider_bad_response",
 ];
 
 function schemaOf(schema: z.ZodType, io: "input" | "output"): JsonObject {
@@ -31,15 +37,16 @@ function schemaOf(schema: z.ZodType, io: "input" | "output"): JsonObject {
 }
 
 /** Error responses grouped by status, each listing the codes it can carry. */
-function errorResponses(codes: ErrorCode[]): JsonObject {
+function errorResponses(routeCodes: ErrorCode[]): JsonObject {
   const byStatus = new Map<number, ErrorCode[]>();
-  for (const code of codes) {
+  for (const code of [...routeCodes, ...COMMON_ERRORS]) {
     const status = ERROR_TABLE[code].status;
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }
+  const forbiddenCodes = byStatus.get(403) ?? [];
   const responses: JsonObject = {
     "403": {
-      description: `Missing or wrong API key (API Gateway's own answer), or ${(byStatus.get(403) ?? []).join(", ")}.`,
+      description: `Missing or wrong API key (API Gateway's own answer)${forbiddenCodes.length > 0 ? `, or error codes: ${forbiddenCodes.join(", ")}` : ""}.`,
       content: {
         "application/json": {
           schema: { oneOf: [{ $ref: "#/components/schemas/Forbidden" }, { $ref: "#/components/schemas/Error" }] },
@@ -59,7 +66,15 @@ function errorResponses(codes: ErrorCode[]): JsonObject {
 
 const FETCH_QUERY_PARAMETERS = ["url", "start", "max_chars", "max_age", "snapshot_id", "main_content"] as const;
 
-export function buildOpenApiDocument(): JsonObject {
+export interface OpenApiOptions {
+  /** Where the API is served: the local server passes its own URL, a deployment its stage URL. */
+  servers?: Array<{ url: string; description: string }>;
+}
+
+/** The document's `servers` when the caller names none: `npm start` on its default port. */
+export const DEFAULT_SERVERS = [{ url: "http://127.0.0.1:8787", description: "npm start" }];
+
+export function buildOpenApiDocument(options: OpenApiOptions = {}): JsonObject {
   const fetchInput = schemaOf(fetchRequestSchema, "input");
   const fetchProperties = (fetchInput.properties ?? {}) as Record<string, JsonObject>;
   const fetchOk = {
@@ -74,14 +89,14 @@ export function buildOpenApiDocument(): JsonObject {
       description:
         "Guarded web reader and web search for AI agents. Every route needs an API key in the x-api-key header when keys are configured.",
     },
-    servers: [{ url: "http://127.0.0.1:8787", description: "npm start" }],
+    servers: options.servers ?? DEFAULT_SERVERS,
     security: [{ apiKey: [] }],
     paths: {
       "/fetch": {
         post: {
           operationId: "fetchPost",
           summary: "Read one web page as Markdown, a page of characters at a time.",
-          requestBody: { required: true, content: { "application/json": { schema: { $ref: "#/components/schemas/FetchRequest" } } } },
+          requestBody: { $ref: "#/components/requestBodies/FetchRequest" },
           responses: { "200": fetchOk, ...errorResponses(FETCH_ERRORS) },
         },
         get: {
@@ -100,7 +115,7 @@ export function buildOpenApiDocument(): JsonObject {
         post: {
           operationId: "search",
           summary: "Search the web through the configured provider.",
-          requestBody: { required: true, content: { "application/json": { schema: { $ref: "#/components/schemas/SearchRequest" } } } },
+          requestBody: { $ref: "#/components/requestBodies/SearchRequest" },
           responses: {
             "200": {
               description: "Results from the provider that answered.",
@@ -113,10 +128,15 @@ export function buildOpenApiDocument(): JsonObject {
     },
     components: {
       securitySchemes: { apiKey: { type: "apiKey", in: "header", name: "x-api-key" } },
+      // Request bodies live under requestBodies, not schemas: a field with a default is optional
+      // to send, and generators (openapi-typescript's defaultNonNullable) make a defaulted field
+      // required in a schema component but not in a request body.
+      requestBodies: {
+        FetchRequest: { required: true, content: { "application/json": { schema: fetchInput } } },
+        SearchRequest: { required: true, content: { "application/json": { schema: schemaOf(searchRequestSchema, "input") } } },
+      },
       schemas: {
-        FetchRequest: fetchInput,
         FetchResponse: schemaOf(fetchResponseSchema, "output"),
-        SearchRequest: schemaOf(searchRequestSchema, "input"),
         SearchResponse: schemaOf(searchResponseSchema, "output"),
         Error: schemaOf(errorBodySchema, "output"),
         Forbidden: schemaOf(forbiddenBodySchema, "output"),

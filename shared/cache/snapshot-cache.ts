@@ -4,6 +4,7 @@
  * {@link PageStore} interface, a {@link Clock} and a {@link CacheLogger}.
  */
 import { randomBytes } from "node:crypto";
+import type { Deadline } from "../deadline";
 import { WebgateError } from "../errors";
 import { SnapshotCorruptError, StoreUnavailableError } from "./page-store";
 import type { PageStore, SnapshotManifest, SnapshotMeta } from "./page-store";
@@ -46,6 +47,14 @@ export interface CacheGetOptions {
   maxAgeS: number;
   /** Fetches and converts the page; called at most once per concurrent miss. */
   produce: () => Promise<ProducedPage>;
+  /**
+   * The request's deadline. With it the lease lasts only as long as this request may still run
+   * (a winner that dies frees the URL when its own invocation would have ended), waiting for
+   * another instance takes at most half the time left (the other half stays for fetching
+   * ourselves), a shared in-instance fill is awaited only until this caller's own deadline, and
+   * a snapshot produced too late to be saved is answered without the write. Without it: `leaseMs`.
+   */
+  deadline?: Deadline;
 }
 
 export interface CacheGetResult {
@@ -70,6 +79,9 @@ export interface SnapshotCacheDeps {
 }
 
 const DEFAULT_WAIT_POLL_MS = 100;
+
+/** Less time than this left on the deadline after producing: the snapshot is answered, not saved. */
+export const MIN_SAVE_MS = 200;
 
 /**
  * Snapshot cache for `/fetch`.
@@ -111,14 +123,14 @@ export class SnapshotCache {
   async get(urlKey: string, options: CacheGetOptions): Promise<CacheGetResult> {
     // A fill in progress produces the freshest possible snapshot, whatever maxAgeS asks for.
     const running = this.inflight.get(urlKey);
-    if (running !== undefined) return running;
-    const { seen, storeDown } = await this.lookup(urlKey);
+    if (running !== undefined) return untilDeadline(running, options.deadline);
+    const { seen, storeDown } = await untilDeadline(this.lookup(urlKey), options.deadline);
     if (seen !== undefined && this.isYoungEnough(seen, options.maxAgeS)) {
       return { cache: "hit", snapshot: this.storedHandle(seen) };
     }
     // Single flight inside this instance: whoever comes first fills, the others share its promise.
     const started = this.inflight.get(urlKey);
-    if (started !== undefined) return started;
+    if (started !== undefined) return untilDeadline(started, options.deadline);
     const fill = this.fill(urlKey, options, seen, storeDown).finally(() => this.inflight.delete(urlKey));
     this.inflight.set(urlKey, fill);
     return fill;
@@ -203,11 +215,18 @@ export class SnapshotCache {
   ): Promise<CacheGetResult> {
     if (storeDown) return this.bypass(urlKey, options.produce);
     const holder = `${this.instanceId}#${randomBytes(4).toString("hex")}`;
+    const { deadline } = options;
+    // The lease never outlives the request that holds it: if this invocation dies, the lease is
+    // free when the invocation would have ended anyway, not some fixed time later.
+    const leaseMs = deadline === undefined ? this.leaseMs : Math.max(1, Math.min(this.leaseMs, Math.floor(deadline.remainingMs())));
     const maxPolls = Math.ceil(this.leaseMs / this.waitPollMs);
+    // Waiting for another instance ends when half of the time left is used up, so the other half
+    // is still there to fetch ourselves if the holder never delivers.
+    const waitUntilRemaining = deadline === undefined ? 0 : deadline.remainingMs() / 2;
     let acquired = false;
     try {
       for (let poll = 0; ; poll += 1) {
-        acquired = await this.store.tryAcquireLease(urlKey, holder, this.leaseMs, this.clock.now());
+        acquired = await this.store.tryAcquireLease(urlKey, holder, leaseMs, this.clock.now());
         // Checked after every attempt, also a won one: the previous holder may have saved and
         // released between our lookup and our lease, and its snapshot is as fresh as ours would be.
         const fresh = await this.findFresh(urlKey, seen, options.maxAgeS);
@@ -216,6 +235,7 @@ export class SnapshotCache {
           return { cache: "hit", snapshot: this.storedHandle(fresh) };
         }
         if (acquired || poll >= maxPolls) break;
+        if (deadline !== undefined && deadline.remainingMs() - this.waitPollMs <= waitUntilRemaining) break;
         await this.sleep(this.waitPollMs);
       }
     } catch (error) {
@@ -225,7 +245,7 @@ export class SnapshotCache {
     }
     // Either we hold the lease, or the holder overran leaseMs: fetch ourselves either way.
     try {
-      return await this.produceAndSave(urlKey, options.produce, seen);
+      return await this.produceAndSave(urlKey, options.produce, seen, deadline);
     } finally {
       if (acquired) await this.release(urlKey, holder);
     }
@@ -235,12 +255,18 @@ export class SnapshotCache {
     urlKey: string,
     produce: () => Promise<ProducedPage>,
     seen: SnapshotManifest | undefined,
+    deadline: Deadline | undefined,
   ): Promise<CacheGetResult> {
     const produced = await produce();
     const content = toWellFormed(produced.content);
     // Ids sort by fetchedAt; within one millisecond the random tail decides. Stepping past the
     // snapshot we replace keeps the new one "latest" (e.g. when replacing a corrupt snapshot).
     const fetchedAt = Math.max(this.clock.now(), (seen?.fetchedAt ?? Number.NEGATIVE_INFINITY) + 1);
+    if (deadline !== undefined && deadline.remainingMs() < MIN_SAVE_MS) {
+      // The page is here but the write would overrun the request: answer it unsaved.
+      this.logger.warn("no time left to save the snapshot; answering unsaved", { urlKey, remainingMs: Math.floor(deadline.remainingMs()) });
+      return { cache: "bypass", snapshot: memoryHandle(this.memoryManifest(urlKey, content, produced.meta, fetchedAt), content) };
+    }
     try {
       const manifest = await this.store.save({ urlKey, content, meta: produced.meta, fetchedAt, ttlSeconds: this.ttlSeconds });
       // Served from memory: no need to read back what was just written.
@@ -339,6 +365,34 @@ export class SnapshotCache {
     if (error instanceof WebgateError) return error;
     return new WebgateError("internal", "snapshot read failed", { cause: error });
   }
+}
+
+/**
+ * `promise`, or `upstream_timeout` when `deadline` passes first (the promise is then left to
+ * settle for whoever else awaits it, e.g. the instance's other callers of one fill).
+ */
+function untilDeadline<T>(promise: Promise<T>, deadline: Deadline | undefined): Promise<T> {
+  if (deadline === undefined) return promise;
+  const { signal } = deadline;
+  if (signal.aborted) return Promise.reject(deadlineError());
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(deadlineError());
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(value);
+      },
+      (error: Error) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
+function deadlineError(): WebgateError {
+  return new WebgateError("upstream_timeout", "The request took longer than its time limit.");
 }
 
 function expired(id: string, cause?: unknown): WebgateError {

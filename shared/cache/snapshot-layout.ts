@@ -17,7 +17,8 @@ export const DEFAULT_CHUNK_CHARS = 32_768;
  * character offset) is unchanged, and what a miss serves from memory equals what a hit reads back.
  */
 export function toWellFormed(text: string): string {
-  return text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, "\uFFFD");
+  // ES2024's String.prototype.toWellFormed (Node.js 20 and 22) does exactly this, natively.
+  return text.toWellFormed();
 }
 
 /** Lowercase hex SHA-256 of the text's UTF-8 bytes. */

@@ -98,7 +98,7 @@ export function createFetchHandler(deps: FetchRouteDeps): ApiHandler {
     telemetry,
     parse: parseFetchRequest,
     handle: async (input, ctx) => {
-      const { body, observation } = await fetchPage(input, service);
+      const { body, observation } = await fetchPage(input, { ...service, deadline: ctx.deadline });
       ctx.addLogFields({ cache: observation.cache, bytes: observation.bytes, final_host: observation.finalHost });
       const cacheMetric = { hit: METRIC.cacheHit, miss: METRIC.cacheMiss, bypass: METRIC.cacheBypass }[observation.cache];
       telemetry.metric(cacheMetric, "Count", 1);

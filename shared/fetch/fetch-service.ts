@@ -2,6 +2,7 @@
  * /fetch: the guarded fetch, conversion and paging from a stored snapshot, without any
  * transport concerns. Everything it talks to comes in through {@link FetchServiceDeps}.
  */
+import { createDeadline, type Deadline } from "../deadline";
 import { WebgateError } from "../errors";
 import type { SnapshotCache, Clock } from "../cache/snapshot-cache";
 import type { SnapshotManifest, SnapshotMeta } from "../cache/page-store";
@@ -36,12 +37,21 @@ export interface FetchServiceDeps {
   cache: SnapshotCache;
   clock: Clock;
   policy: GuardPolicy;
+  /** The request's deadline (see shared/deadline.ts); the origin fetch, conversion and store write fit in it. */
+  deadline?: Deadline;
   /** robots.txt, checked before the origin is asked for the page and for each redirect hop. */
-  robots: { check(url: URL): Promise<void> };
-  /** The whole origin exchange: robots.txt, the page, and reading a PDF. */
+  robots: { check(url: URL, signal?: AbortSignal): Promise<void> };
+  /** The whole origin exchange (robots.txt, the page, reading a PDF) also fits in this. */
   timeoutMs: number;
   pdfMaxPages: number;
 }
+
+/**
+ * Time kept after the origin fetch for the conversion, the store write and the answer: at most
+ * this much, and at most a quarter of what is left, so a short deadline still leaves the origin
+ * most of it.
+ */
+export const POST_FETCH_RESERVE_MS = 3_000;
 
 export async function fetchPage(request: FetchRequest, deps: FetchServiceDeps): Promise<{ body: FetchResponse; observation: FetchObservation }> {
   // The URL policy runs before the cache: a refused URL is refused even if a snapshot exists.
@@ -68,7 +78,7 @@ export async function fetchPage(request: FetchRequest, deps: FetchServiceDeps): 
     slice = await handle.read(readStart, readEnd);
     cache = "hit";
   } else {
-    const got = await deps.cache.getPage(urlKey, { maxAgeS: request.max_age, produce, start: readStart, end: readEnd });
+    const got = await deps.cache.getPage(urlKey, { maxAgeS: request.max_age, produce, start: readStart, end: readEnd, deadline: deps.deadline });
     ({ cache, manifest, content: slice } = got);
     checkStart(request.start, manifest.totalChars);
   }
@@ -127,14 +137,27 @@ async function produceSnapshot(
   mainContent: boolean,
   deps: FetchServiceDeps,
 ): Promise<{ content: string; meta: SnapshotMeta; origin: { ms: number; bytes: number } }> {
+  const { deadline } = deps;
   const started = performance.now();
-  const remainingMs = () => Math.max(1, Math.round(deps.timeoutMs - (performance.now() - started)));
-  await deps.robots.check(url);
-  const response = await deps.guarded.get(url.href, {
-    signal: AbortSignal.timeout(remainingMs()),
-    // A hop to another path or host is checked against that host's robots.txt before it is requested.
-    beforeRedirect: (next) => deps.robots.check(next),
-  });
+  // Time left for the origin side: the fetch limit, and the request's deadline less the reserve
+  // kept for the conversion, the store write and the answer.
+  const remainingMs = () => {
+    const own = deps.timeoutMs - (performance.now() - started);
+    const request = deadline === undefined ? Number.POSITIVE_INFINITY : deadline.remainingMs() - Math.min(POST_FETCH_RESERVE_MS, deadline.remainingMs() / 4);
+    return Math.max(1, Math.round(Math.min(own, request)));
+  };
+  await deps.robots.check(url, deadline?.signal);
+  const origin = createDeadline(remainingMs(), deadline === undefined ? {} : { signal: deadline.signal });
+  let response;
+  try {
+    response = await deps.guarded.get(url.href, {
+      signal: origin.signal,
+      // A hop to another path or host is checked against that host's robots.txt before it is requested.
+      beforeRedirect: (next) => deps.robots.check(next, deadline?.signal),
+    });
+  } finally {
+    origin.dispose();
+  }
   const blocked = detectBotProtection(response);
   if (blocked !== null) {
     throw new WebgateError("blocked_by_bot_protection", botProtectionMessage(blocked, response.status), {

@@ -56,7 +56,7 @@ export function fromQuery(query: Record<string, string>): Record<string, unknown
 
 const redirectHopSchema = z.object({
   url: z.string().describe("The URL that answered with a redirect."),
-  status: z.number().int().describe("Its redirect status (301, 302, 303, 307 or 308)."),
+  status: z.number().int().min(300).max(399).describe("Its redirect status (301, 302, 303, 307 or 308)."),
   location: z.string().describe("Where it pointed, resolved against `url`."),
 });
 
@@ -65,7 +65,7 @@ export const fetchResponseSchema = z.strictObject({
   url: z.string().describe("The requested URL as the guard normalized it (http upgraded to https, fragment dropped)."),
   final_url: z.string().describe("The URL the content came from, after redirects."),
   redirects: z.array(redirectHopSchema).describe("Every redirect followed, in order."),
-  status: z.number().int().describe("The origin's HTTP status for the final URL."),
+  status: z.number().int().min(200).max(299).describe("The origin's HTTP status for the final URL (2xx: other statuses are errors)."),
   content_type: z.string().describe("The media type the content was read as."),
   charset: z.string().describe("The WHATWG encoding used to decode the body."),
   title: z.string().describe("The page title (HTML `<title>`), or empty."),

@@ -3,12 +3,13 @@
  * addresses. The dialer connects to exactly these addresses and never resolves the name again,
  * so DNS rebinding between check and connect has nothing to work with.
  */
-import { lookup } from "node:dns/promises";
 import type { LookupAddress } from "node:dns";
 import { WebgateError } from "../errors";
+import { createDnsResolver, type CnameAwareResolver } from "../http/dns-resolver";
 import type { Resolver } from "../http/types";
 import { ADDRESS_REFUSAL_DESCRIPTIONS, canonicalAddress, classifyAddress } from "./address-policy";
 import type { GuardPolicy } from "./policy";
+import { matchesDomain } from "./policy";
 
 export interface ResolveCheckedDeps {
   resolver: Resolver;
@@ -44,7 +45,15 @@ export async function resolveChecked(hostname: string, deps: ResolveCheckedDeps)
     return [literalCanonical];
   }
 
-  const answers = await lookupWithin(hostname, deps);
+  const { addresses: answers, cnames } = await lookupWithin(hostname, deps);
+  // The deny list judges names, and a CNAME is the name the answer really belongs to: an alias
+  // of a blocked name is refused like the name itself (only checked when the list is non-empty,
+  // since learning the chain costs a query per step).
+  if (cnames.some((alias) => deps.policy.blockedDomains.some((entry) => matchesDomain(alias, entry)))) {
+    throw new WebgateError("host_not_allowed", "The URL's host is an alias (CNAME) of a name on the blocked domain list.", {
+      details: { reason: "blocked-domain" },
+    });
+  }
   if (answers.length === 0) throw new WebgateError("dns_failed", "The host name has no addresses.");
   const checked: string[] = [];
   for (const answer of answers) {
@@ -69,13 +78,17 @@ function deadlineExceeded(): WebgateError {
   return new WebgateError("upstream_timeout", "The request took longer than its time limit.");
 }
 
-type LookupOutcome = { kind: "answer"; addresses: string[] } | { kind: "error"; cause: unknown } | { kind: "stopped" };
+type LookupOutcome = { kind: "answer"; answer: { addresses: string[]; cnames: string[] } } | { kind: "error"; cause: unknown } | { kind: "stopped" };
+
+function knowsCnames(resolver: Resolver): resolver is CnameAwareResolver {
+  return typeof (resolver as Partial<CnameAwareResolver>).resolveWithCnames === "function";
+}
 
 // One resolver call, raced against the lookup timeout and the request's deadline. The resolver
 // gets a signal that aborts on either, so a resolver that can stop early does; one that cannot
 // is abandoned. The deadline is checked after the race whatever won it, so an abort that lands
 // while a resolver that ignores its signal is answering still fails the request.
-async function lookupWithin(hostname: string, deps: ResolveCheckedDeps): Promise<string[]> {
+async function lookupWithin(hostname: string, deps: ResolveCheckedDeps): Promise<{ addresses: string[]; cnames: string[] }> {
   const inner = new AbortController();
   let timer: ReturnType<typeof setTimeout> | undefined;
   let onAbort: (() => void) | undefined;
@@ -85,8 +98,12 @@ async function lookupWithin(hostname: string, deps: ResolveCheckedDeps): Promise
     deps.signal.addEventListener("abort", onAbort, { once: true });
   });
   // A resolver that throws instead of rejecting is still a failed lookup, not a crash.
-  const answered = new Promise<string[]>((resolve) => resolve(deps.resolver.resolve(hostname, inner.signal))).then(
-    (addresses): LookupOutcome => ({ kind: "answer", addresses }),
+  const { resolver } = deps;
+  const withCnames = deps.policy.blockedDomains.length > 0 && knowsCnames(resolver);
+  const answered = new Promise<{ addresses: string[]; cnames: string[] }>((resolve) =>
+    resolve(withCnames ? resolver.resolveWithCnames(hostname, inner.signal) : resolver.resolve(hostname, inner.signal).then((addresses) => ({ addresses, cnames: [] }))),
+  ).then(
+    (answer): LookupOutcome => ({ kind: "answer", answer }),
     (cause: unknown): LookupOutcome => ({ kind: "error", cause }),
   );
   // Neither promise rejects, so the clean-up below always runs.
@@ -101,7 +118,7 @@ async function lookupWithin(hostname: string, deps: ResolveCheckedDeps): Promise
   if (outcome.kind === "error") {
     throw new WebgateError("dns_failed", "The host name could not be resolved.", { cause: outcome.cause });
   }
-  return outcome.addresses;
+  return outcome.answer;
 }
 
 type LookupAll = (hostname: string, options: { all: true; order: "verbatim" }) => Promise<LookupAddress[]>;
@@ -137,7 +154,8 @@ export function createLookupResolver(lookupAll: LookupAll): Resolver {
 }
 
 /**
- * The system resolver: `getaddrinfo` through `node:dns/promises` `lookup`, A and AAAA together
- * (`all: true`), in the order the resolver gave them (`order: "verbatim"`, Node ≥ 20.13 and 22).
+ * The system resolver: c-ares with the system's name servers and `/etc/hosts` first (see
+ * shared/http/dns-resolver.ts for why not `getaddrinfo`: its lookups cannot be cancelled and
+ * hung ones starve libuv's 4-thread pool). It also reports CNAME chains for the deny list.
  */
-export const systemResolver: Resolver = createLookupResolver(lookup);
+export const systemResolver: CnameAwareResolver = createDnsResolver();

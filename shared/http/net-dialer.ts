@@ -18,39 +18,100 @@ export interface NetDialerOptions {
    * test network would, while asserting which checked address was asked for.
    */
   routeTo?: (address: string, port: number) => { host: string; port: number };
+  /** Opens one TCP connection (default `net.connect`); tests pass one whose connect never completes. */
+  connect?: (host: string, port: number) => net.Socket;
 }
+
+/** RFC 8305 §5's recommended Connection Attempt Delay. */
+export const CONNECTION_ATTEMPT_DELAY_MS = 250;
 
 export function createNetDialer(options: NetDialerOptions = {}): Dialer {
   const ca = options.ca === undefined ? undefined : [...tls.rootCertificates, ...[options.ca].flat()];
   return {
     async dial(target: DialTarget): Promise<Duplex> {
-      const socket = await connectFirst(target, options.routeTo);
+      const socket = await connectFirst(target, options);
       if (!target.tls) return socket;
       return handshake(socket, target, ca);
     },
   };
 }
 
-async function connectFirst(target: DialTarget, routeTo: NetDialerOptions["routeTo"]): Promise<net.Socket> {
-  let lastError: unknown;
-  for (const address of target.addresses) {
-    if (target.signal.aborted) break;
-    const destination = routeTo ? routeTo(address, target.port) : { host: address, port: target.port };
-    try {
-      return await connectOne(destination.host, destination.port, target);
-    } catch (error) {
-      lastError = error;
-    }
-  }
-  if (target.signal.aborted) throw timeoutError(target.signal);
-  // The message names neither the host's addresses nor the port's owner: only that it failed.
-  throw new WebgateError("connect_failed", "Could not connect to the origin server.", { cause: lastError });
+/**
+ * Happy Eyeballs (RFC 8305 §5) over the checked list: the addresses are interleaved by family
+ * (§4: the first address's family first, then alternating), one attempt starts, and the next
+ * starts {@link CONNECTION_ATTEMPT_DELAY_MS} later or as soon as the latest attempt fails,
+ * whichever is first; earlier attempts keep running. The first connection wins and every other
+ * attempt is destroyed. Each attempt is bounded by `connectTimeoutMs`, the whole by the signal.
+ *
+ * Not Node's `autoSelectFamily`: it abandons an attempt when the next one starts (a path slower
+ * than the attempt timeout can then never win), and it dials what a lookup function returns, where
+ * this dials exactly the checked addresses through the same code in tests and production.
+ */
+function connectFirst(target: DialTarget, options: NetDialerOptions): Promise<net.Socket> {
+  const order = interleaveFamilies(target.addresses);
+  const open = options.connect ?? ((host: string, port: number) => net.connect({ host, port, noDelay: true }));
+  return new Promise<net.Socket>((resolve, reject) => {
+    const live = new Set<net.Socket>();
+    let next = 0;
+    let failed = 0;
+    let done = false;
+    let lastError: unknown;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const finish = (settle: () => void) => {
+      done = true;
+      clearTimeout(timer);
+      target.signal.removeEventListener("abort", onAbort);
+      for (const socket of live) socket.destroy();
+      live.clear();
+      settle();
+    };
+    const onAbort = () => finish(() => reject(timeoutError(target.signal)));
+    const startNext = () => {
+      clearTimeout(timer);
+      if (done || next >= order.length) return;
+      const address = order[next]!;
+      next += 1;
+      const destination = options.routeTo ? options.routeTo(address, target.port) : { host: address, port: target.port };
+      const socket = open(destination.host, destination.port);
+      live.add(socket);
+      settleOn(socket, "connect", target, "connect timeout").then(
+        () => {
+          live.delete(socket);
+          if (done) return void socket.destroy();
+          finish(() => resolve(socket));
+        },
+        (error: unknown) => {
+          live.delete(socket);
+          if (done) return;
+          lastError = error;
+          failed += 1;
+          // The message names neither the host's addresses nor the port's owner: only that it failed.
+          if (failed === order.length) finish(() => reject(new WebgateError("connect_failed", "Could not connect to the origin server.", { cause: lastError })));
+          else startNext();
+        },
+      );
+      if (next < order.length) timer = setTimeout(startNext, CONNECTION_ATTEMPT_DELAY_MS);
+    };
+    if (target.signal.aborted) return reject(timeoutError(target.signal));
+    if (order.length === 0) return reject(new WebgateError("connect_failed", "Could not connect to the origin server."));
+    target.signal.addEventListener("abort", onAbort, { once: true });
+    startNext();
+  });
 }
 
-async function connectOne(host: string, port: number, target: DialTarget): Promise<net.Socket> {
-  const socket = net.connect({ host, port, noDelay: true });
-  await settleOn(socket, "connect", target, "connect timeout");
-  return socket;
+/** RFC 8305 §4: alternate address families, starting with the family of the first (preferred) address. */
+export function interleaveFamilies(addresses: readonly string[]): string[] {
+  const first = addresses[0];
+  if (first === undefined) return [];
+  const preferred = net.isIPv6(first);
+  const same = addresses.filter((a) => net.isIPv6(a) === preferred);
+  const other = addresses.filter((a) => net.isIPv6(a) !== preferred);
+  const out: string[] = [];
+  for (let i = 0; i < Math.max(same.length, other.length); i += 1) {
+    if (i < same.length) out.push(same[i]!);
+    if (i < other.length) out.push(other[i]!);
+  }
+  return out;
 }
 
 async function handshake(socket: net.Socket, target: DialTarget, ca: Array<string | Buffer> | undefined): Promise<tls.TLSSocket> {

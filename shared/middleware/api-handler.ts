@@ -10,7 +10,8 @@
 import middy, { type MiddlewareObj, type MiddyfiedHandler } from "@middy/core";
 import httpHeaderNormalizer from "@middy/http-header-normalizer";
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from "aws-lambda";
-import { isWebgateError, toErrorBody } from "../errors";
+import { deadlineFromContext, type Deadline } from "../deadline";
+import { WebgateError, isWebgateError, toErrorBody } from "../errors";
 import { DIMENSION, METRIC } from "../observability/metric-names";
 import type { LogFields, Telemetry } from "../observability/telemetry";
 
@@ -18,6 +19,12 @@ export interface ApiRequestContext {
   requestId: string;
   /** The middy/Lambda context; middlewares such as secrets-manager put values on it. */
   context: Context & Record<string, unknown>;
+  /**
+   * The request's deadline: the invocation's remaining time minus {@link ANSWER_MARGIN_MS}.
+   * Every budget of the request (lease, waiting, origin fetch, conversion, store write, search
+   * attempts) is taken from it, and its signal is the one to pass down.
+   */
+  deadline: Deadline;
   /** Adds fields to this request's log line (never URLs with queries, addresses or secrets). */
   addLogFields(fields: LogFields): void;
 }
@@ -38,12 +45,30 @@ export interface ApiHandlerOptions<T> {
 
 export type ApiHandler = MiddyfiedHandler<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context>;
 
+/**
+ * Time kept after the request deadline to write the answer and its log line. The handler's own
+ * work ends at `remaining - ANSWER_MARGIN_MS` with a typed error; middy's early timeout
+ * ({@link MIDDY_TIMEOUT_EARLY_MS}) is only the backstop for work that ignores the signal.
+ */
+export const ANSWER_MARGIN_MS = 250;
+
+/**
+ * middy answers `upstream_timeout` this long before the platform would kill the function (its
+ * default, 5 ms, gave a 500 `internal` 5 ms before the guard's own timeout fired). Less than
+ * {@link ANSWER_MARGIN_MS}, so a request that honours its deadline answers first.
+ */
+export const MIDDY_TIMEOUT_EARLY_MS = 100;
+
+/** The budget when a context cannot say how much time is left (hand-made test contexts). */
+const FALLBACK_REMAINING_MS = 30_000;
+
 const JSON_HEADERS = { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" } as const;
 
 interface RequestState {
   started: number;
   requestId: string;
   fields: LogFields;
+  deadline: Deadline;
 }
 
 export function createApiHandler<T>(options: ApiHandlerOptions<T>): ApiHandler {
@@ -55,7 +80,15 @@ export function createApiHandler<T>(options: ApiHandlerOptions<T>): ApiHandler {
   const stateOf = (event: APIGatewayProxyEvent, context: Context): RequestState => {
     let state = states.get(context);
     if (!state) {
-      state = { started: performance.now(), requestId: event.requestContext?.requestId ?? context.awsRequestId, fields: {} };
+      state = {
+        started: performance.now(),
+        requestId: event.requestContext?.requestId ?? context.awsRequestId,
+        fields: {},
+        // Not middy's handler signal: middy 6 shares one AbortController between all invocations
+        // of a process (module-level `handlerAbort`), so in the local server, which runs many
+        // requests at once, one request's timeout would abort every other request too.
+        deadline: deadlineFromContext(context, { marginMs: ANSWER_MARGIN_MS, fallbackMs: FALLBACK_REMAINING_MS }),
+      };
       states.set(context, state);
     }
     return state;
@@ -81,6 +114,7 @@ export function createApiHandler<T>(options: ApiHandlerOptions<T>): ApiHandler {
   };
 
   function finishRequest(state: RequestState, response: APIGatewayProxyResult, error: Error | undefined) {
+    state.deadline.dispose();
     const ms = Math.round(performance.now() - state.started);
     const fields: LogFields = { route, status: response.statusCode, ms, request_id: state.requestId, ...state.fields };
     if (error !== undefined) {
@@ -106,6 +140,7 @@ export function createApiHandler<T>(options: ApiHandlerOptions<T>): ApiHandler {
     const result = await options.handle(input, {
       requestId: state.requestId,
       context: context as Context & Record<string, unknown>,
+      deadline: state.deadline,
       addLogFields: (fields) => Object.assign(state.fields, fields),
     });
     return {
@@ -115,7 +150,12 @@ export function createApiHandler<T>(options: ApiHandlerOptions<T>): ApiHandler {
     };
   };
 
-  return middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context>()
+  return middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context>({
+    timeoutEarlyInMillis: MIDDY_TIMEOUT_EARLY_MS,
+    timeoutEarlyResponse: () => {
+      throw new WebgateError("upstream_timeout", "The request took longer than its time limit.");
+    },
+  })
     .use(observe)
     .use(httpHeaderNormalizer())
     .use(options.middlewares ?? [])

@@ -55,19 +55,23 @@ export class RobotsChecker {
    * @throws WebgateError `robots_disallowed` (a rule disallows the path), `robots_unavailable`
    *   (robots.txt is unreachable: 5xx, timeout, no connection).
    */
-  async check(url: URL): Promise<void> {
+  async check(url: URL, signal?: AbortSignal): Promise<void> {
     if (this.deps.mode === "ignore") return;
-    assertRobotsAllow(await this.recordFor(url), url);
+    assertRobotsAllow(await this.recordFor(url, signal), url);
   }
 
-  /** The origin's record: memory, then the table, then one fetch for everyone. */
-  async recordFor(url: URL): Promise<RobotsRecord> {
+  /**
+   * The origin's record: memory, then the table, then one fetch for everyone. `signal` (the
+   * request's deadline) aborts the robots.txt request; that abort is the caller's limit, not the
+   * site's fault, so it is thrown (`upstream_timeout`) and never kept as "unreachable".
+   */
+  async recordFor(url: URL, signal?: AbortSignal): Promise<RobotsRecord> {
     const key = robotsKeyFor(url);
     const remembered = this.memory.get(key);
     if (remembered !== undefined && this.isFresh(remembered)) return remembered.record;
     let running = this.inflight.get(key);
     if (running === undefined) {
-      running = this.load(key, url).finally(() => this.inflight.delete(key));
+      running = this.load(key, url, signal).finally(() => this.inflight.delete(key));
       this.inflight.set(key, running);
     }
     const stored = await running;
@@ -75,7 +79,7 @@ export class RobotsChecker {
     return stored.record;
   }
 
-  private async load(key: string, url: URL): Promise<StoredRobots> {
+  private async load(key: string, url: URL, signal: AbortSignal | undefined): Promise<StoredRobots> {
     let storeUp = true;
     try {
       const stored = await this.deps.store.get(key);
@@ -83,7 +87,7 @@ export class RobotsChecker {
     } catch (error) {
       storeUp = this.absorb(error, "lookup");
     }
-    if (!storeUp) return this.fetchRecord(url);
+    if (!storeUp) return this.fetchRecord(url, signal);
     const holder = `${this.instanceId}#${randomBytes(4).toString("hex")}`;
     let acquired = false;
     try {
@@ -101,7 +105,7 @@ export class RobotsChecker {
         this.absorb(error, "lease");
       }
       // Holding the lease, or the holder overran it, or the store failed: fetch it ourselves.
-      const fetched = await this.fetchRecord(url);
+      const fetched = await this.fetchRecord(url, signal);
       try {
         if (!(await this.deps.store.put(key, fetched))) this.deps.logger.warn("robots.txt too large to store; kept in memory only", { robotsKey: key });
       } catch (error) {
@@ -113,13 +117,13 @@ export class RobotsChecker {
     }
   }
 
-  private async fetchRecord(url: URL): Promise<StoredRobots> {
+  private async fetchRecord(url: URL, signal: AbortSignal | undefined): Promise<StoredRobots> {
     let record: RobotsRecord;
     try {
-      const response = await this.deps.guarded.get(robotsUrlFor(url).href);
+      const response = await this.deps.guarded.get(robotsUrlFor(url).href, signal === undefined ? {} : { signal });
       record = recordForResponse(response.status, response.body);
     } catch (error) {
-      if (!isWebgateError(error)) throw error;
+      if (!isWebgateError(error) || signal?.aborted === true) throw error;
       record = recordForFailure(error.code);
     }
     const fetchedAt = this.deps.clock.now();

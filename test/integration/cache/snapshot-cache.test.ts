@@ -239,6 +239,87 @@ describe("SnapshotCache: single flight", () => {
   });
 });
 
+/** A deadline whose remaining time the test sets by hand (the cache only reads it). */
+function manualDeadline(remaining: number) {
+  const controller = new AbortController();
+  const deadline = {
+    left: remaining,
+    signal: controller.signal,
+    remainingMs: () => deadline.left,
+    expired: () => deadline.left <= 0,
+    within: () => deadline,
+    dispose: () => undefined,
+    abort: () => controller.abort(),
+  };
+  return deadline;
+}
+
+describe("SnapshotCache: every wait is bounded by the request's deadline", () => {
+  it("a lease lasts only as long as its holder's request may still run", async () => {
+    const leases: number[] = [];
+    const recording: PageStore = Object.assign(Object.create(store) as PageStore, {
+      tryAcquireLease: (urlKey: string, holder: string, leaseMs: number, now: number) => {
+        leases.push(leaseMs);
+        return store.tryAcquireLease(urlKey, holder, leaseMs, now);
+      },
+    });
+    const cache = cacheOn(recording, { leaseMs: 30_000 });
+    const result = await cache.get("k", { maxAgeS: 600, produce: producer().produce, deadline: manualDeadline(7_250) });
+    expect(result.cache).toBe("miss");
+    expect(leases).toEqual([7_250]);
+  });
+
+  it("waits for a holder that never delivers for half the time left, then fetches itself", async () => {
+    const deadline = manualDeadline(1_000);
+    const sleeps: number[] = [];
+    // leaseMs alone would allow 6,000 polls: the deadline, not the lease, ends the wait.
+    const cache = cacheOn(store, { leaseMs: 60_000, waitPollMs: 10, sleep: (ms) => ((deadline.left -= ms), sleeps.push(ms), Promise.resolve()) });
+    expect(await store.tryAcquireLease("k", "crashed", 60_000, clock.now())).toBe(true);
+    const p = producer();
+    const result = await cache.get("k", { maxAgeS: 600, produce: p.produce, deadline });
+    expect(result.cache).toBe("miss");
+    expect(p.calls).toBe(1);
+    expect(sleeps.length).toBe(49);
+    expect(deadline.left).toBeGreaterThanOrEqual(500);
+  });
+
+  it("a caller sharing another caller's fill stops at its own deadline with upstream_timeout", async () => {
+    const cache = cacheOn(store);
+    let release: () => void = () => undefined;
+    let started: () => void = () => undefined;
+    const producing = new Promise<void>((resolve) => (started = resolve));
+    const slow = {
+      produce: () =>
+        new Promise<ProducedPage>((resolve) => {
+          release = () => resolve({ content: CONTENT, meta: META });
+          started();
+        }),
+    };
+    const first = cache.get("k", { maxAgeS: 600, produce: slow.produce });
+    await producing;
+    const short = manualDeadline(100);
+    const second = cache.get("k", { maxAgeS: 600, produce: slow.produce, deadline: short });
+    short.abort();
+    await expect(second).rejects.toMatchObject({ code: "upstream_timeout" });
+    release();
+    expect((await first).cache).toBe("miss");
+  });
+
+  it("a page produced with too little time left is answered without the store write", async () => {
+    const deadline = manualDeadline(5_000);
+    const cache = cacheOn(store);
+    const produce = (): Promise<ProducedPage> => {
+      deadline.left = 50;
+      return Promise.resolve({ content: CONTENT, meta: META });
+    };
+    const result = await cache.get("k", { maxAgeS: 600, produce, deadline });
+    expect(result.cache).toBe("bypass");
+    expect(await result.snapshot.read(0, 6)).toBe("# Page");
+    expect(await store.findLatest("k", clock.now())).toBeUndefined();
+    expect(logger.lines.some((l) => l.message.includes("no time left"))).toBe(true);
+  });
+});
+
 describe("SnapshotCache: store faults become bypass", () => {
   it("table down (nobody listening): produces once for 20 callers, answers bypass and logs without content or URL", async () => {
     const client = createDynamoClient({ endpoint: await deadEndpoint(), region: "us-east-1" });

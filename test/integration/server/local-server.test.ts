@@ -93,6 +93,8 @@ describe("npm start's local server", () => {
     const doc = await call("/openapi.json", { key: null });
     expect(doc.status).toBe(200);
     expect(doc.json.openapi).toBe("3.1.0");
+    // The server is on an ephemeral port here: the document names the one in use.
+    expect(doc.json.servers).toEqual([{ url: api.url, description: "npm start" }]);
     expect(Object.keys(doc.json.paths)).toEqual(expect.arrayContaining(["/fetch", "/search"]));
     const missing = await call("/nowhere");
     expect(missing.status).toBe(404);

@@ -91,7 +91,9 @@ interface Converted {
   main: MarkdownResult;
 }
 
-describe.skipIf(!present)("corpus: readability pages", () => {
+// Whole-corpus conversions (87 pages, several times over): seconds on an idle machine, much more
+// on a loaded one, so the per-test limit is set for the corpus rather than for one assertion.
+describe.skipIf(!present)("corpus: readability pages", { timeout: 120_000 }, () => {
   let converted: Converted[] = [];
 
   beforeAll(() => {

@@ -38,7 +38,9 @@ describe("speed-only fast paths", () => {
 
   it("UTF-8 through the native decoder equals whatwg-encoding's decode for valid UTF-8", () => {
     fc.assert(
-      fc.property(fc.string({ unit: "grapheme", maxLength: 100 }), fc.boolean(), (text, bom) => {
+      // U+FFFD is left out: a body that is mostly replacement characters is refused on purpose
+      // (decode_failed, see MAX_GARBAGE_SHARE), which is not what this property compares.
+      fc.property(fc.string({ unit: "grapheme", maxLength: 100 }).map((s) => s.replaceAll("\uFFFD", "?")), fc.boolean(), (text, bom) => {
         const bytes = new TextEncoder().encode(text);
         const body = bom ? new Uint8Array([0xef, 0xbb, 0xbf, ...bytes]) : bytes;
         expect(decodeBody(body, "text/plain; charset=utf-8").text).toBe(whatwgDecode(body, "UTF-8"));

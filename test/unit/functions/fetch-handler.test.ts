@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ENV, type ConfigError } from "../../../shared/config";
+import { apiGatewayEvent, lambdaContext } from "../../helpers/apigw-event";
 
 afterEach(() => {
   vi.unstubAllEnvs();
@@ -19,10 +20,13 @@ describe("the /fetch Lambda entry point", () => {
     expect((failure as ConfigError).problems.join("\n")).toContain(ENV.ALLOW_LOCALHOST);
   });
 
-  it("starts without it", async () => {
+  it("starts without it, and its handler answers an API Gateway event through the whole middleware stack", async () => {
     vi.stubEnv(ENV.ALLOW_LOCALHOST, "false");
     vi.resetModules();
-    const module = await import("../../../functions/fetch/handler");
-    expect(typeof module.handler).toBe("function");
+    const { handler } = await import("../../../functions/fetch/handler");
+    // A request the schema refuses: answered before any store or origin is needed.
+    const result = await handler(apiGatewayEvent({ method: "POST", path: "/fetch", body: { max_chars: 2000 } }), lambdaContext());
+    expect(result.statusCode).toBe(400);
+    expect(JSON.parse(result.body)).toMatchObject({ error: { code: "invalid_request", field: "url", retryable: false } });
   });
 });

@@ -258,3 +258,37 @@ describe("systemResolver and createLookupResolver", () => {
     expect(error.code).toBe("address_not_allowed");
   });
 });
+
+describe("resolveChecked: CNAME targets against the domain deny list", () => {
+  const cnameResolver = (cnames: string[], addresses = ["93.184.215.14"]) => {
+    const calls: string[] = [];
+    return {
+      calls,
+      resolve: (hostname: string) => (calls.push(`resolve ${hostname}`), Promise.resolve(addresses)),
+      resolveWithCnames: (hostname: string) => (calls.push(`cnames ${hostname}`), Promise.resolve({ addresses, cnames })),
+    };
+  };
+  const blocking = resolvePolicy({ blockedDomains: ["*.tracker.example"] });
+
+  it("refuses a name whose CNAME chain reaches a blocked name", async () => {
+    const resolver = cnameResolver(["edge.cdn.example", "pool.tracker.example"]);
+    const error = await failure(resolveChecked("innocent.example.com", { resolver, policy: blocking, signal: new AbortController().signal, timeoutMs: 1_000 }));
+    expect(error.code).toBe("host_not_allowed");
+    expect(error.message).toContain("CNAME");
+    expect(error.details).toEqual({ reason: "blocked-domain" });
+  });
+
+  it("passes a chain that reaches no blocked name", async () => {
+    const resolver = cnameResolver(["edge.cdn.example"]);
+    await expect(resolveChecked("innocent.example.com", { resolver, policy: blocking, signal: new AbortController().signal, timeoutMs: 1_000 })).resolves.toEqual(["93.184.215.14"]);
+  });
+
+  it("asks for the chain only when a deny list is configured", async () => {
+    const resolver = cnameResolver(["pool.tracker.example"]);
+    await expect(resolveChecked("innocent.example.com", { resolver, policy: POLICY, signal: new AbortController().signal, timeoutMs: 1_000 })).resolves.toEqual(["93.184.215.14"]);
+    expect(resolver.calls).toEqual(["resolve innocent.example.com"]);
+    // A resolver that cannot tell CNAMEs is asked for addresses only, deny list or not.
+    const plain = FakeResolver.answering(["93.184.215.14"]);
+    await expect(resolveChecked("innocent.example.com", deps(plain, { policy: blocking }))).resolves.toEqual(["93.184.215.14"]);
+  });
+});

@@ -1,3 +1,6 @@
+import { once } from "node:events";
+import net from "node:net";
+import { GetItemCommand } from "@aws-sdk/client-dynamodb";
 import { describe, expect, it } from "vitest";
 import { DYNAMO_CLIENT_DEFAULTS, createDynamoClient } from "../../../../shared/cache/dynamo-client";
 
@@ -24,6 +27,32 @@ describe("createDynamoClient", () => {
       expect(client.config.endpoint).toBeUndefined();
     } finally {
       client.destroy();
+    }
+  });
+
+  it("gives up on an endpoint that accepts and never answers after the request timeout, with no retry beyond maxAttempts", async () => {
+    // A loopback listener that takes the connection and stays silent: only the client's own
+    // request timeout can end the call.
+    const sockets: net.Socket[] = [];
+    const silent = net.createServer((socket) => sockets.push(socket));
+    silent.listen(0, "127.0.0.1");
+    await once(silent, "listening");
+    const { port } = silent.address() as net.AddressInfo;
+    const client = createDynamoClient({ endpoint: `http://127.0.0.1:${port}`, requestTimeoutMs: 300, maxAttempts: 2 });
+    try {
+      const started = Date.now();
+      const failure = await client.send(new GetItemCommand({ TableName: "t", Key: { pk: { S: "k" } } })).then(
+        () => undefined,
+        (error: unknown) => error as Error,
+      );
+      expect(failure?.name).toMatch(/Timeout/i);
+      // Two attempts of 300 ms plus backoff: far below the SDK's defaults (no timeout at all).
+      expect(Date.now() - started).toBeLessThan(10_000);
+      expect(sockets.length).toBe(2);
+    } finally {
+      client.destroy();
+      for (const socket of sockets) socket.destroy();
+      silent.close();
     }
   });
 });
