@@ -53,7 +53,10 @@ export function markdownTitle(markdown: string): string {
 function clean(title: string): string {
   return title
     .replace(/!?\[([^\]]*)\]\([^)]*\)/g, "$1")
-    .replace(/[*_`]+/g, "")
+    // Emphasis and code spans only where they pair up; `_` only outside words (CommonMark), so
+    // snake_case names keep their underscores.
+    .replace(/(\*\*|\*|`)(\S(?:.*?\S)?)\1/g, "$2")
+    .replace(/(^|[^\p{L}\p{N}_])(__|_)(\S(?:.*?\S)?)\2(?![\p{L}\p{N}_])/gu, "$1$3")
     .replace(/\s+/g, " ")
     .trim()
     .slice(0, 300);

@@ -39,7 +39,7 @@ export interface FetchServiceDeps {
   policy: GuardPolicy;
   /** The request's deadline (see shared/deadline.ts); the origin fetch, conversion and store write fit in it. */
   deadline?: Deadline;
-  /** robots.txt, checked before the origin is asked for the page and for each redirect hop. */
+  /** robots.txt, checked before the page and each redirect hop are requested. */
   robots: { check(url: URL, signal?: AbortSignal): Promise<void> };
   /** The whole origin exchange (robots.txt, the page, reading a PDF) also fits in this. */
   timeoutMs: number;
@@ -146,14 +146,14 @@ async function produceSnapshot(
     const request = deadline === undefined ? Number.POSITIVE_INFINITY : deadline.remainingMs() - Math.min(POST_FETCH_RESERVE_MS, deadline.remainingMs() / 4);
     return Math.max(1, Math.round(Math.min(own, request)));
   };
-  await deps.robots.check(url, deadline?.signal);
   const origin = createDeadline(remainingMs(), deadline === undefined ? {} : { signal: deadline.signal });
   let response;
   try {
     response = await deps.guarded.get(url.href, {
       signal: origin.signal,
-      // A hop to another path or host is checked against that host's robots.txt before it is requested.
-      beforeRedirect: (next) => deps.robots.check(next, deadline?.signal),
+      // The URL and every redirect hop (another host's too) are checked against their host's
+      // robots.txt before they are requested, after the guard accepted them.
+      beforeRequest: (next) => deps.robots.check(next, deadline?.signal),
     });
   } finally {
     origin.dispose();

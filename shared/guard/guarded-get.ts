@@ -66,10 +66,11 @@ export interface GuardedResponse {
 export interface GuardedGetOptions {
   signal?: AbortSignal;
   /**
-   * Runs before each redirect hop is requested, after the guard accepted it (e.g. the robots.txt
-   * check of the hop's host); a rejection stops the fetch with that error.
+   * Runs before each hop (the URL itself, then every redirect) is requested, once the guard has
+   * accepted its URL and its addresses, so a guard refusal always comes first (webgate's
+   * robots.txt check); a rejection stops the fetch with that error.
    */
-  beforeRedirect?: (next: URL) => Promise<void>;
+  beforeRequest?: (url: URL, hop: number) => Promise<void>;
 }
 
 export interface GuardedClient {
@@ -103,6 +104,7 @@ export function createGuardedClient(deps: GuardedClientDeps): GuardedClient {
         const addresses = await atHop(redirects.length, () =>
           resolveChecked(host, { resolver: deps.resolver, policy, signal, timeoutMs: limits.connectTimeoutMs }),
         );
+        if (options.beforeRequest !== undefined) await options.beforeRequest(url, redirects.length);
         const response = await deps.http.request({
           url,
           method: "GET",
@@ -130,7 +132,6 @@ export function createGuardedClient(deps: GuardedClientDeps): GuardedClient {
           });
         }
         visited.add(next.href);
-        if (options.beforeRedirect !== undefined) await options.beforeRedirect(next);
         url = next;
       }
     },

@@ -123,7 +123,9 @@ export class RobotsChecker {
       const response = await this.deps.guarded.get(robotsUrlFor(url).href, signal === undefined ? {} : { signal });
       record = recordForResponse(response.status, response.body);
     } catch (error) {
-      if (!isWebgateError(error) || signal?.aborted === true) throw error;
+      // The request's own deadline, or a host name that does not resolve (the page would fail
+      // the same way): the caller's error, not a robots.txt outcome, so nothing is kept.
+      if (!isWebgateError(error) || signal?.aborted === true || error.code === "dns_failed") throw error;
       record = recordForFailure(error.code);
     }
     const fetchedAt = this.deps.clock.now();

@@ -61,14 +61,16 @@ export function recordForResponse(status: number, body: Uint8Array): RobotsRecor
 }
 
 /** Codes of a failed robots.txt request that mean "unreachable" (§2.3.1.4) rather than "unavailable". */
-const UNREACHABLE_CODES: ReadonlySet<ErrorCode> = new Set(["dns_failed", "connect_failed", "upstream_timeout", "decode_failed"]);
+const UNREACHABLE_CODES: ReadonlySet<ErrorCode> = new Set(["connect_failed", "upstream_timeout", "decode_failed"]);
 
 /**
  * A robots.txt request that failed with `code`: unreachable → disallow everything; anything else
  * (too many redirects, a redirect the guard refused, a file over the size limit) means no
- * robots.txt can be had → allow everything.
+ * robots.txt can be had → allow everything. `dns_failed` is no outcome at all: the host did not
+ * resolve, so the page cannot be fetched either, and the caller gets `dns_failed` itself
+ * (see robots-checker.ts); it is never kept.
  */
-export function recordForFailure(code: ErrorCode): RobotsRecord {
+export function recordForFailure(code: Exclude<ErrorCode, "dns_failed">): RobotsRecord {
   if (UNREACHABLE_CODES.has(code)) return { kind: "disallow_all", why: `robots.txt unreachable (${code})` };
   return { kind: "allow_all", why: `robots.txt unavailable (${code})` };
 }

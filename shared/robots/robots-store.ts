@@ -26,6 +26,12 @@ export interface RobotsStore {
 }
 
 const SK = "robots";
+/**
+ * Each robots record read or write gets at most this long: with a slow table the check falls back
+ * to fetching robots.txt directly, instead of adding the client's full retry time to every
+ * request on top of the snapshot lookup's.
+ */
+export const ROBOTS_STORE_TIMEOUT_MS = 1_000;
 /** Compressed bodies above this stay out of the table (DynamoDB's item limit is 400 KB). */
 const MAX_STORED_BODY_BYTES = 350_000;
 
@@ -41,7 +47,7 @@ export class DynamoRobotsStore implements RobotsStore {
   }
 
   async get(key: string): Promise<StoredRobots | undefined> {
-    const out = await this.call("GetItem", () =>
+    const out = await this.call("GetItem", (abortSignal) =>
       this.client.send(
         new GetItemCommand({
           TableName: this.tableName,
@@ -49,6 +55,7 @@ export class DynamoRobotsStore implements RobotsStore {
           // A waiter polling for the record another instance just wrote must see it.
           ConsistentRead: true,
         }),
+        { abortSignal },
       ),
     );
     const item = out.Item;
@@ -75,7 +82,7 @@ export class DynamoRobotsStore implements RobotsStore {
     const { record } = stored;
     const body = record.kind === "rules" ? deflateSync(Buffer.from(record.body, "utf8")) : undefined;
     if (body !== undefined && body.byteLength > MAX_STORED_BODY_BYTES) return false;
-    await this.call("PutItem", () =>
+    await this.call("PutItem", (abortSignal) =>
       this.client.send(
         new PutItemCommand({
           TableName: this.tableName,
@@ -89,6 +96,7 @@ export class DynamoRobotsStore implements RobotsStore {
             ...(record.kind === "rules" ? {} : { why: { S: record.why } }),
           },
         }),
+        { abortSignal },
       ),
     );
     return true;
@@ -102,9 +110,9 @@ export class DynamoRobotsStore implements RobotsStore {
     return this.leases.releaseLease(key, holder);
   }
 
-  private async call<T>(operation: string, run: () => Promise<T>): Promise<T> {
+  private async call<T>(operation: string, run: (abortSignal: AbortSignal) => Promise<T>): Promise<T> {
     try {
-      return await run();
+      return await run(AbortSignal.timeout(ROBOTS_STORE_TIMEOUT_MS));
     } catch (error) {
       if (error instanceof StoreUnavailableError) throw error;
       const name = error instanceof Error ? error.name : "";

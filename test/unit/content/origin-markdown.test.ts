@@ -33,3 +33,11 @@ describe("origin Markdown", () => {
     ["lots", null],
   ])("x-markdown-tokens %j → %j", (header, value) => expect(parseMarkdownTokens(header)).toBe(value));
 });
+
+describe("origin Markdown titles keep what is not emphasis", () => {
+  it.each([
+    ["# the snake_case_name helper", "the snake_case_name helper"],
+    ["# **Bold** and `code` and _em_", "Bold and code and em"],
+    ["# a </web_result> b", "a </web_result> b"],
+  ])("%j → %j", (md, title) => expect(markdownTitle(md)).toBe(title));
+});

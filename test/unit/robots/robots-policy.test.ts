@@ -43,7 +43,6 @@ describe("robots.txt policy", () => {
   });
 
   it.each([
-    ["dns_failed", "disallow_all"],
     ["connect_failed", "disallow_all"],
     ["upstream_timeout", "disallow_all"],
     ["decode_failed", "disallow_all"],
