@@ -5,6 +5,7 @@
  */
 import * as z from "zod";
 import { DEFAULTS } from "../shared/config";
+import { PROVIDER_NAMES } from "../shared/search/schema";
 
 /** API Gateway's hard integration timeout for REST APIs (seconds). */
 export const API_GATEWAY_INTEGRATION_LIMIT_S = 29;
@@ -57,8 +58,12 @@ export const environmentSettingsSchema = z
       pdfMaxPages: z.number().int().min(1).max(10_000).default(DEFAULTS.pdfMaxPages),
     }),
     search: functionSettings.extend({
-      provider: z.enum(["brave", "tavily", "searxng"]).optional(),
+      provider: z.enum(PROVIDER_NAMES).optional(),
       searxngUrl: z.url({ protocol: /^https$/ }).optional(),
+      /** WEBGATE_SEARCH_ORDER: the default choice and failover order; unset keeps the runtime default. */
+      order: z.array(z.enum(PROVIDER_NAMES)).min(1).refine((names) => new Set(names).size === names.length, "must not repeat a provider").optional(),
+      /** WEBGATE_ANTHROPIC_MODEL: the model that runs Anthropic's web search. */
+      anthropicModel: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._:@/-]{0,127}$/, "must be a model id such as claude-haiku-4-5").optional(),
     }),
     api: z.strictObject({
       /** Usage plan (per API key): steady requests per second, burst, quota per period. */

@@ -97,6 +97,8 @@ export class WebgateStack extends Stack {
         [ENV.PROVIDER_SECRET_ARN]: this.providerSecret.secret.secretArn,
         ...(s.search.provider ? { [ENV.SEARCH_PROVIDER]: s.search.provider } : {}),
         ...(s.search.searxngUrl ? { [ENV.SEARXNG_URL]: s.search.searxngUrl } : {}),
+        ...(s.search.order ? { [ENV.SEARCH_ORDER]: s.search.order.join(",") } : {}),
+        ...(s.search.anthropicModel ? { [ENV.ANTHROPIC_MODEL]: s.search.anthropicModel } : {}),
       },
     });
     this.providerSecret.grantReadValue(this.searchFunction.function);

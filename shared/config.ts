@@ -33,6 +33,12 @@ export const ENV = {
   SEARXNG_URL: "SEARXNG_URL",
   BRAVE_ENDPOINT: "WEBGATE_BRAVE_ENDPOINT",
   TAVILY_ENDPOINT: "WEBGATE_TAVILY_ENDPOINT",
+  ANTHROPIC_API_KEY: "ANTHROPIC_API_KEY",
+  OLLAMA_API_KEY: "OLLAMA_API_KEY",
+  ANTHROPIC_ENDPOINT: "WEBGATE_ANTHROPIC_ENDPOINT",
+  ANTHROPIC_MODEL: "WEBGATE_ANTHROPIC_MODEL",
+  OLLAMA_ENDPOINT: "WEBGATE_OLLAMA_ENDPOINT",
+  SEARCH_ORDER: "WEBGATE_SEARCH_ORDER",
   // Local server only.
   API_KEYS: "WEBGATE_API_KEYS",
   PORT: "PORT",
@@ -53,6 +59,10 @@ export const DEFAULTS = {
   port: 8787,
   braveEndpoint: "https://api.search.brave.com/res/v1/web/search",
   tavilyEndpoint: "https://api.tavily.com/search",
+  anthropicEndpoint: "https://api.anthropic.com",
+  anthropicModel: "claude-haiku-4-5",
+  ollamaEndpoint: "https://ollama.com",
+  searchOrder: ["brave", "tavily", "searxng", "ollama", "anthropic"],
 } as const;
 
 const intInRange = (name: string, min: number, max: number) =>
@@ -107,6 +117,12 @@ const envSchema = z.object({
   [ENV.SEARXNG_URL]: optionalNonEmpty.optional(),
   [ENV.BRAVE_ENDPOINT]: optionalNonEmpty.optional(),
   [ENV.TAVILY_ENDPOINT]: optionalNonEmpty.optional(),
+  [ENV.ANTHROPIC_API_KEY]: optionalNonEmpty.optional(),
+  [ENV.OLLAMA_API_KEY]: optionalNonEmpty.optional(),
+  [ENV.ANTHROPIC_ENDPOINT]: optionalNonEmpty.optional(),
+  [ENV.ANTHROPIC_MODEL]: optionalNonEmpty.optional(),
+  [ENV.OLLAMA_ENDPOINT]: optionalNonEmpty.optional(),
+  [ENV.SEARCH_ORDER]: list.optional(),
   [ENV.API_KEYS]: list.optional(),
   [ENV.PORT]: intInRange(ENV.PORT, 0, 65_535).optional(),
 });
@@ -149,6 +165,13 @@ export interface WebgateConfig {
     searxngUrl: string | undefined;
     braveEndpoint: string;
     tavilyEndpoint: string;
+    anthropicApiKey: string | undefined;
+    ollamaApiKey: string | undefined;
+    anthropicEndpoint: string;
+    anthropicModel: string;
+    ollamaEndpoint: string;
+    /** Provider names as given (validated by the search start-up checks). */
+    order: string[];
   };
   local: {
     apiKeys: string[];
@@ -204,6 +227,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       searxngUrl: e[ENV.SEARXNG_URL],
       braveEndpoint: e[ENV.BRAVE_ENDPOINT] ?? DEFAULTS.braveEndpoint,
       tavilyEndpoint: e[ENV.TAVILY_ENDPOINT] ?? DEFAULTS.tavilyEndpoint,
+      anthropicApiKey: e[ENV.ANTHROPIC_API_KEY],
+      ollamaApiKey: e[ENV.OLLAMA_API_KEY],
+      anthropicEndpoint: e[ENV.ANTHROPIC_ENDPOINT] ?? DEFAULTS.anthropicEndpoint,
+      anthropicModel: e[ENV.ANTHROPIC_MODEL] ?? DEFAULTS.anthropicModel,
+      ollamaEndpoint: e[ENV.OLLAMA_ENDPOINT] ?? DEFAULTS.ollamaEndpoint,
+      order: e[ENV.SEARCH_ORDER] ?? [...DEFAULTS.searchOrder],
     },
     local: {
       apiKeys: e[ENV.API_KEYS] ?? [],

@@ -26,6 +26,9 @@ export const MAX_DEPTH = 400;
 
 const VOID_TAGS = new Set(["area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr", "param", "keygen", "command"]);
 
+/** Table structure whose direct text children HTML5 drops (whitespace) or foster-parents. */
+const TABLE_STRUCTURE = new Set(["TABLE", "TBODY", "THEAD", "TFOOT", "TR"]);
+
 /** Tags that may appear before the body without starting it. */
 const HEAD_PHASE_TAGS = new Set(["html", "head", "title", "meta", "link", "base", "style", "script", "noscript", "template"]);
 
@@ -200,6 +203,18 @@ export class LightElement extends LightBase {
     return child;
   }
 
+  /** Inserts `child` (not yet in a tree) before `ref`, a child of this element. */
+  insertBefore(child: LightNode, ref: LightNode): LightNode {
+    child.parentNode = this;
+    child.nextSibling = ref;
+    child.previousSibling = ref.previousSibling;
+    if (ref.previousSibling === null) this.firstChild = child;
+    else ref.previousSibling.nextSibling = child;
+    ref.previousSibling = child;
+    this.invalidateText();
+    return child;
+  }
+
   removeChild(child: LightNode): LightNode {
     if (child.previousSibling === null) this.firstChild = child.nextSibling;
     else child.previousSibling.nextSibling = child.nextSibling;
@@ -263,8 +278,11 @@ export interface LightDocument {
  * Parses HTML with htmlparser2 into a {@link LightElement} tree in one pass. Comments, processing
  * instructions, CDATA and every element in {@link PRUNED_TAGS} (with its content) are never built.
  * `<html>`, `<head>`, `<body>` contribute no element of their own: their children go to the returned body.
+ * `options.pruned` replaces {@link PRUNED_TAGS} (the main-content extractor keeps page furniture
+ * such as `<nav>` and `<aside>` to judge it itself; `<title>` and `<base>` are always read and dropped).
  */
-export function parseLightDocument(html: string): LightDocument {
+export function parseLightDocument(html: string, options: { pruned?: ReadonlySet<string> } = {}): LightDocument {
+  const pruned = options.pruned ?? PRUNED_TAGS;
   const body = new LightElement("body", {});
   // One entry per open tag; null marks a tag that added no element (pruned, flattened, html/body).
   const stack: (LightElement | null)[] = [];
@@ -288,7 +306,7 @@ export function parseLightDocument(html: string): LightDocument {
           return;
         }
         if (!bodyStarted && !HEAD_PHASE_TAGS.has(name)) bodyStarted = true;
-        if (PRUNED_TAGS.has(name)) {
+        if (pruned.has(name) || name === "title" || name === "base") {
           pruneDepth = 1;
           stack.push(null);
           if (name === "title" && title === null) {
@@ -320,6 +338,20 @@ export function parseLightDocument(html: string): LightDocument {
           text = text.replace(/^[\t\n\f\r ]+/, "");
           if (text === "") return;
           bodyStarted = true;
+        }
+        // Text directly inside table structure (between rows or cells): HTML5 keeps only the
+        // whitespace there and foster-parents the rest before the table (§13.2.6.4.9). A text node
+        // among a row's cells crashed the GFM plugin (it reads cells as row.childNodes[i]); the
+        // whitespace carries nothing, and the rest is kept as text before the table.
+        if (TABLE_STRUCTURE.has(current.nodeName)) {
+          if (/^[\t\n\f\r ]*$/.test(text)) return;
+          let table: LightElement = current;
+          for (let up = 0; up < 3 && table.nodeName !== "TABLE" && table.parentNode !== null; up++) table = table.parentNode;
+          const host = table.parentNode;
+          if (host !== null) {
+            host.insertBefore(new LightText(text), table);
+            return;
+          }
         }
         // htmlparser2 may deliver one text run in several pieces (around entities): keep one node.
         const last = current.lastChild;

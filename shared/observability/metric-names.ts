@@ -19,6 +19,13 @@ export const METRIC = {
   originBytes: "OriginBytes",
   /** Count of search calls by provider and outcome. */
   providerCalls: "ProviderCalls",
+  /**
+   * Count of failed search provider attempts (a provider_* code, whether or not a failover
+   * followed), dimension: provider only, so an alarm can watch one provider exactly.
+   */
+  searchProviderFailures: "SearchProviderFailures",
+  /** Count of web searches Anthropic billed (usage.server_tool_use.web_search_requests); no dimension. */
+  anthropicBilledSearches: "AnthropicBilledSearches",
 } as const;
 
 export const DIMENSION = {

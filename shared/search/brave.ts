@@ -2,12 +2,17 @@
  * Brave Search adapter: `GET <endpoint>?q=…&count=N` with `X-Subscription-Token`, results from
  * `web.results[]` (title, url, description, age).
  *
+ * Domain filters go into the query as `site:` / `-site:` operators, within Brave's query limits
+ * (400 characters, 50 words); with a filter, the most results Brave gives (20) are asked for,
+ * since the service filters the answer again.
+ *
  * Brave answers an invalid token with 422 `SUBSCRIPTION_TOKEN_INVALID` (not 401), and a rate
  * limit with 429 plus `X-RateLimit-Reset: <s until the per-second window resets>, <s until the
  * monthly one resets>`; both are mapped here before the common status mapping.
  */
 import * as z from "zod";
 import type { HttpClient } from "../http/types";
+import { withSiteOperators } from "./domain-filter";
 import { PROVIDER_LIMITS, type ProviderLimits, type RawResult, type SearchProvider } from "./provider";
 import { authFailedError, parseJsonBody, rateLimitedError, sendProviderRequest, throwForStatus, wrongShapeError } from "./provider-http";
 
@@ -30,6 +35,10 @@ const braveItem = z.object({
 const braveAnswer = z.object({
   web: z.object({ results: z.array(z.unknown()) }).optional(),
 });
+
+/** Brave's documented limits on `q` and `count`. */
+export const BRAVE_QUERY_LIMITS = { maxChars: 400, maxWords: 50 } as const;
+const BRAVE_MAX_COUNT = 20;
 
 const braveError = z.object({ error: z.object({ code: z.string().optional() }).optional() });
 
@@ -68,10 +77,10 @@ export function createBraveProvider(options: BraveProviderOptions): SearchProvid
   const limits = options.limits ?? PROVIDER_LIMITS;
   return {
     name: "brave",
-    async search(query, maxResults, signal): Promise<RawResult[]> {
+    async search({ query, maxResults, filter, signal, timeoutMs }): Promise<RawResult[]> {
       const url = new URL(options.endpoint);
-      url.searchParams.set("q", query);
-      url.searchParams.set("count", String(maxResults));
+      url.searchParams.set("q", withSiteOperators(query, filter, BRAVE_QUERY_LIMITS));
+      url.searchParams.set("count", String(filter === undefined ? maxResults : BRAVE_MAX_COUNT));
       const response = await sendProviderRequest(
         options.http,
         "brave",
@@ -81,7 +90,7 @@ export function createBraveProvider(options: BraveProviderOptions): SearchProvid
           headers: { Accept: "application/json", "Accept-Encoding": "gzip", "X-Subscription-Token": options.apiKey },
         },
         limits,
-        signal,
+        { signal, timeoutMs },
       );
       if (response.status === 422 && errorCode(response.body) === "SUBSCRIPTION_TOKEN_INVALID") {
         throw authFailedError("brave", response.status);

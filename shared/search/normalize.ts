@@ -4,6 +4,7 @@
  */
 import { Parser } from "htmlparser2";
 import { neutralizeBoundaryMarkers } from "../content/neutralize";
+import { passesDomainFilter, type DomainFilter } from "./domain-filter";
 import type { RawResult } from "./provider";
 import type { SearchResult } from "./schema";
 
@@ -86,15 +87,17 @@ function cleanField(raw: string, max: number): string {
 /**
  * Turns raw provider results into at most `maxResults` {@link SearchResult}s, in the
  * provider's order: non-http(s) and unparsable URLs dropped, duplicates (by {@link dedupeKey})
- * dropped after their first occurrence.
+ * dropped after their first occurrence, and results on hosts that `filter` refuses dropped
+ * (whatever the provider did with the filter, none passes through here).
  */
-export function normalizeResults(raw: readonly RawResult[], maxResults: number): SearchResult[] {
+export function normalizeResults(raw: readonly RawResult[], maxResults: number, filter?: DomainFilter): SearchResult[] {
   const seen = new Set<string>();
   const results: SearchResult[] = [];
   for (const item of raw) {
     if (results.length >= maxResults) break;
     const url = parseHttpUrl(item.url);
     if (url === undefined) continue;
+    if (!passesDomainFilter(url.hostname, filter)) continue;
     const key = dedupeKey(url);
     if (seen.has(key)) continue;
     seen.add(key);

@@ -3,14 +3,16 @@
  */
 import type { HttpClient } from "../http/types";
 import type { ProviderKeys } from "../secrets/provider-keys";
+import { createAnthropicProvider } from "./anthropic";
 import { createBraveProvider } from "./brave";
+import { createOllamaProvider } from "./ollama";
 import { PROVIDER_LIMITS, type ProviderLimits } from "./provider";
 import type { SearchSettings } from "./search-config";
 import type { ProviderSet } from "./search-service";
 import { createSearxngProvider } from "./searxng";
 import { createTavilyProvider } from "./tavily";
 
-/** A provider is configured when it has a key (Brave, Tavily) or a URL (SearXNG). */
+/** A provider is configured when it has a key (Brave, Tavily, Ollama, Anthropic) or a URL (SearXNG). */
 export function createProviders(
   settings: SearchSettings,
   keys: ProviderKeys,
@@ -26,6 +28,18 @@ export function createProviders(
   }
   if (settings.searxngUrl !== undefined) {
     set.searxng = createSearxngProvider({ http, baseUrl: settings.searxngUrl, limits });
+  }
+  if (keys.ollamaApiKey !== undefined) {
+    set.ollama = createOllamaProvider({ http, endpoint: settings.ollamaEndpoint.href, apiKey: keys.ollamaApiKey, limits });
+  }
+  if (keys.anthropicApiKey !== undefined) {
+    set.anthropic = createAnthropicProvider({
+      http,
+      endpoint: settings.anthropicEndpoint.href,
+      apiKey: keys.anthropicApiKey,
+      model: settings.anthropicModel,
+      limits,
+    });
   }
   return set;
 }

@@ -1,6 +1,6 @@
 /**
  * One provider exchange over the product's HTTP client, and the mapping of its outcomes to the
- * provider_* error codes. Shared by the three provider adapters; each adapter may handle
+ * provider_* error codes. Shared by the provider adapters; each adapter may handle
  * provider-specific statuses first (SearXNG's 403, Brave's 422) and then call
  * {@link throwForStatus}.
  */
@@ -16,7 +16,23 @@ export interface ProviderRequest {
   body?: string;
 }
 
-const LABEL: Record<ProviderName, string> = { brave: "Brave", tavily: "Tavily", searxng: "SearXNG" };
+const LABEL: Record<ProviderName, string> = { brave: "Brave", tavily: "Tavily", searxng: "SearXNG", ollama: "Ollama", anthropic: "Anthropic" };
+
+/** How long one exchange may take and what aborts it early. */
+export interface ExchangeBounds {
+  signal?: AbortSignal | undefined;
+  /** This exchange's time, at most the provider limit's (see {@link exchangeTimeoutMs}). */
+  timeoutMs?: number | undefined;
+}
+
+/** The time one exchange may take: the attempt's budget when given, never more than the limit. */
+export function exchangeTimeoutMs(limits: ProviderLimits, timeoutMs: number | undefined): number {
+  return Math.max(1, Math.min(limits.timeoutMs, timeoutMs ?? limits.timeoutMs));
+}
+
+function formatSeconds(ms: number): string {
+  return ms >= 10_000 ? `${Math.round(ms / 1000)} s` : `${(ms / 1000).toFixed(1)} s`;
+}
 
 /** The human name of a provider for messages. */
 export function providerLabel(name: ProviderName): string {
@@ -34,9 +50,11 @@ export async function sendProviderRequest(
   name: ProviderName,
   request: ProviderRequest,
   limits: ProviderLimits,
-  signal?: AbortSignal,
+  bounds: ExchangeBounds = {},
 ): Promise<HttpResponse> {
-  const timeout = AbortSignal.timeout(limits.timeoutMs);
+  const { signal } = bounds;
+  const timeoutMs = exchangeTimeoutMs(limits, bounds.timeoutMs);
+  const timeout = AbortSignal.timeout(timeoutMs);
   const combined = signal === undefined ? timeout : AbortSignal.any([signal, timeout]);
   const label = providerLabel(name);
   try {
@@ -53,7 +71,7 @@ export async function sendProviderRequest(
     // Either signal firing is a timeout from the caller's point of view: the answer did not
     // come within the time we were willing to wait.
     if (combined.aborted || (isWebgateError(error) && error.code === "upstream_timeout")) {
-      throw new WebgateError("provider_timeout", `${label} did not answer within ${Math.round(limits.timeoutMs / 1000)} s.`, {
+      throw new WebgateError("provider_timeout", `${label} did not answer within ${formatSeconds(timeoutMs)}.`, {
         cause: error,
         details: { provider: name },
       });

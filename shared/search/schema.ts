@@ -6,8 +6,11 @@
  */
 import * as z from "zod";
 
-/** The providers webgate speaks to, in the order "first configured" is taken. */
-export const PROVIDER_NAMES = ["brave", "tavily", "searxng"] as const;
+/**
+ * The providers webgate speaks to, in the default order "first configured" is taken and failover
+ * goes (`WEBGATE_SEARCH_ORDER` changes the order).
+ */
+export const PROVIDER_NAMES = ["brave", "tavily", "searxng", "ollama", "anthropic"] as const;
 
 export type ProviderName = (typeof PROVIDER_NAMES)[number];
 
@@ -15,6 +18,30 @@ export const QUERY_MIN_CHARS = 2;
 export const QUERY_MAX_CHARS = 400;
 export const MAX_RESULTS_LIMIT = 10;
 export const DEFAULT_MAX_RESULTS = 5;
+/** Entries of `allowed_domains` or `blocked_domains`. */
+export const MAX_FILTER_DOMAINS = 20;
+export const DOMAIN_MAX_CHARS = 253;
+
+// A bare DNS name: letters, digits and hyphens in dot-separated labels of 1–63 characters, no
+// hyphen at a label's ends (RFC 1123 §2.1). An A-label (xn--…) is accepted; a scheme, port, path,
+// wildcard or trailing dot is not. Case-insensitive and without lookarounds, so the OpenAPI
+// document (and any JSON Schema validator) accepts "Example.com", which is lower-cased on input.
+const LABEL = "[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?";
+const DOMAIN_PATTERN = new RegExp(`^${LABEL}(?:\\.${LABEL})*$`);
+
+const domainSchema = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .max(DOMAIN_MAX_CHARS, `a domain must be at most ${DOMAIN_MAX_CHARS} characters`)
+  .regex(DOMAIN_PATTERN, "a domain must be a bare host name such as example.com (no scheme, port, path or wildcard)");
+
+const domainList = (what: string) =>
+  z
+    .array(domainSchema)
+    .max(MAX_FILTER_DOMAINS, `${what} must list at most ${MAX_FILTER_DOMAINS} domains`)
+    // An empty list is no filter (clients often send [] for "none"); duplicates are dropped.
+    .transform((domains) => (domains.length === 0 ? undefined : [...new Set(domains)]));
 
 /** `POST /search` body. `query` is trimmed before its length is checked. */
 export const searchRequestSchema = z.strictObject({
@@ -30,6 +57,16 @@ export const searchRequestSchema = z.strictObject({
     .max(MAX_RESULTS_LIMIT, `max_results must be at most ${MAX_RESULTS_LIMIT}`)
     .default(DEFAULT_MAX_RESULTS),
   provider: z.enum(PROVIDER_NAMES).optional(),
+  allowed_domains: domainList("allowed_domains")
+    .optional()
+    .describe("Only results from these hosts (example.com also matches its subdomains). At most 20; not with blocked_domains."),
+  blocked_domains: domainList("blocked_domains")
+    .optional()
+    .describe("Never results from these hosts (example.com also matches its subdomains). At most 20; not with allowed_domains."),
+}).superRefine((request, ctx) => {
+  if (request.allowed_domains !== undefined && request.blocked_domains !== undefined) {
+    ctx.addIssue({ code: "custom", path: ["blocked_domains"], message: "give allowed_domains or blocked_domains, not both" });
+  }
 });
 
 export type SearchRequest = z.output<typeof searchRequestSchema>;

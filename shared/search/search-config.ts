@@ -10,14 +10,49 @@ import { PROVIDER_NAMES, type ProviderName } from "./schema";
 /** The validated /search settings. Keys are absent here when they come from Secrets Manager. */
 export interface SearchSettings {
   defaultProvider: ProviderName | undefined;
-  /** When set, keys come from this secret only (BRAVE_API_KEY / TAVILY_API_KEY are ignored). */
+  /**
+   * The providers taken for the default choice and the failover, in this order
+   * (`WEBGATE_SEARCH_ORDER`); a provider left out is used only when a request names it.
+   */
+  order: ProviderName[];
+  /** When set, keys come from this secret only (the *_API_KEY variables are ignored). */
   secretArn: string | undefined;
   braveApiKey: string | undefined;
   tavilyApiKey: string | undefined;
+  ollamaApiKey: string | undefined;
+  anthropicApiKey: string | undefined;
   searxngUrl: URL | undefined;
   braveEndpoint: URL;
   tavilyEndpoint: URL;
+  ollamaEndpoint: URL;
+  anthropicEndpoint: URL;
+  anthropicModel: string;
 }
+
+/**
+ * Checks `WEBGATE_SEARCH_ORDER`: known provider names (any case), each at most once, at least
+ * one. Returns the order and the problems found.
+ */
+export function checkSearchOrder(raw: readonly string[]): { order: ProviderName[]; problems: string[] } {
+  const problems: string[] = [];
+  const order: ProviderName[] = [];
+  for (const entry of raw) {
+    const name = entry.toLowerCase();
+    if (!(PROVIDER_NAMES as readonly string[]).includes(name)) {
+      problems.push(`${ENV.SEARCH_ORDER}: "${entry.slice(0, 40)}" is not a provider (one of ${PROVIDER_NAMES.join(", ")})`);
+    } else if (order.includes(name as ProviderName)) {
+      problems.push(`${ENV.SEARCH_ORDER}: ${name} is listed twice`);
+    } else {
+      order.push(name as ProviderName);
+    }
+  }
+  if (raw.length === 0) problems.push(`${ENV.SEARCH_ORDER}: must name at least one provider (${PROVIDER_NAMES.join(",")})`);
+  return { order, problems };
+}
+
+// Model ids as the Messages API names them (claude-haiku-4-5, claude-3-5-haiku-20241022) and
+// as proxies do (with a provider prefix, a version suffix after @ or :).
+const MODEL_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._:@/-]{0,127}$/;
 
 function isLoopbackHost(hostname: string): boolean {
   if (hostname === "localhost") return true;
@@ -81,15 +116,28 @@ export function resolveSearchSettings(config: WebgateConfig): SearchSettings {
   }
   const braveEndpoint = checkEndpoint(ENV.BRAVE_ENDPOINT, search.braveEndpoint, problems);
   const tavilyEndpoint = checkEndpoint(ENV.TAVILY_ENDPOINT, search.tavilyEndpoint, problems);
+  const ollamaEndpoint = checkEndpoint(ENV.OLLAMA_ENDPOINT, search.ollamaEndpoint, problems);
+  const anthropicEndpoint = checkEndpoint(ENV.ANTHROPIC_ENDPOINT, search.anthropicEndpoint, problems);
+  if (!MODEL_PATTERN.test(search.anthropicModel)) {
+    problems.push(`${ENV.ANTHROPIC_MODEL}: must be a model id such as claude-haiku-4-5 (letters, digits and . _ : @ / -, at most 128)`);
+  }
+  const { order, problems: orderProblems } = checkSearchOrder(search.order);
+  problems.push(...orderProblems);
   if (problems.length > 0) throw new ConfigError(problems);
   const fromSecret = search.secretArn !== undefined;
   return {
     defaultProvider,
+    order,
     secretArn: search.secretArn,
     braveApiKey: fromSecret ? undefined : search.braveApiKey,
     tavilyApiKey: fromSecret ? undefined : search.tavilyApiKey,
+    ollamaApiKey: fromSecret ? undefined : search.ollamaApiKey,
+    anthropicApiKey: fromSecret ? undefined : search.anthropicApiKey,
     searxngUrl,
     braveEndpoint,
     tavilyEndpoint,
+    ollamaEndpoint,
+    anthropicEndpoint,
+    anthropicModel: search.anthropicModel,
   };
 }

@@ -33,12 +33,10 @@ export interface SearchRouteDeps {
   limits?: ProviderLimits;
   /** How long fetched keys are used before the next request refetches them. */
   keyCacheTtlMs?: number;
+  /** The clock of the key cache; tests pass a fake. */
   now?: () => number;
   telemetry?: Telemetry;
 }
-
-/** Leaves the Lambda this much time to write the error answer when a provider is slow. */
-const DEADLINE_MARGIN_MS = 1_000;
 
 /**
  * Builds the /search handler. Throws ConfigError at cold start for a bad SEARXNG_URL, default
@@ -62,12 +60,16 @@ export function createSearchHandler(deps: SearchRouteDeps): ApiHandler {
     keys = staticProviderKeys({
       ...(settings.braveApiKey === undefined ? {} : { braveApiKey: settings.braveApiKey }),
       ...(settings.tavilyApiKey === undefined ? {} : { tavilyApiKey: settings.tavilyApiKey }),
+      ...(settings.ollamaApiKey === undefined ? {} : { ollamaApiKey: settings.ollamaApiKey }),
+      ...(settings.anthropicApiKey === undefined ? {} : { anthropicApiKey: settings.anthropicApiKey }),
     });
   }
   const service = createSearchService({
     keys,
     buildProviders: (current) => createProviders(settings, current, http, limits),
     defaultProvider: settings.defaultProvider,
+    order: settings.order,
+    attemptLimitMs: limits.timeoutMs,
   });
 
   return createApiHandler<SearchRequest>({
@@ -75,18 +77,25 @@ export function createSearchHandler(deps: SearchRouteDeps): ApiHandler {
     telemetry,
     parse: (event: APIGatewayProxyEvent) => parseJsonBody(event, searchRequestSchema),
     handle: async (input, ctx) => {
-      // Stop waiting for providers before Lambda kills the invocation, so the caller gets a
-      // provider_timeout body rather than a gateway error.
-      const remaining = typeof ctx.context.getRemainingTimeInMillis === "function" ? ctx.context.getRemainingTimeInMillis() : undefined;
-      const signal = remaining === undefined ? undefined : AbortSignal.timeout(Math.max(remaining - DEADLINE_MARGIN_MS, 1));
+      // The request's deadline (the invocation's remaining time less the answer margin) bounds
+      // every provider attempt, and the attempts share it (see failover-budget.ts), so the
+      // caller gets a provider_timeout body rather than a gateway error.
+      const bounds = { signal: ctx.deadline.signal, deadline: ctx.deadline };
       const body = await service.search(
         input,
         {
           log: (fields) => ctx.addLogFields({ ...fields }),
-          attempt: (provider, outcome) =>
-            telemetry.metric(METRIC.providerCalls, "Count", 1, { [DIMENSION.provider]: provider, [DIMENSION.code]: outcome }),
+          attempt: (provider, outcome) => {
+            telemetry.metric(METRIC.providerCalls, "Count", 1, { [DIMENSION.provider]: provider, [DIMENSION.code]: outcome });
+            if (outcome.startsWith("provider_") || outcome === "internal") {
+              telemetry.metric(METRIC.searchProviderFailures, "Count", 1, { [DIMENSION.provider]: provider });
+            }
+          },
+          billedSearches: (provider, count) => {
+            if (provider === "anthropic") telemetry.metric(METRIC.anthropicBilledSearches, "Count", count);
+          },
         },
-        signal,
+        bounds,
       );
       return { body };
     },

@@ -1,6 +1,7 @@
 /**
  * SearXNG adapter: `GET <SEARXNG_URL>/search?q=…&format=json`; results from `results[]` (title,
- * url, content, publishedDate). No key.
+ * url, content, publishedDate). No key. Domain filters go into the query as `site:` / `-site:`
+ * operators (passed on to the engines; the service filters the answer again).
  *
  * SearXNG answers `format=json` with 403 and an HTML page when `json` is missing from
  * `search.formats` in settings.yml (it is off by default), so a 403 or a non-JSON answer is
@@ -9,6 +10,7 @@
 import * as z from "zod";
 import { WebgateError } from "../errors";
 import type { HttpClient } from "../http/types";
+import { withSiteOperators } from "./domain-filter";
 import { PROVIDER_LIMITS, type ProviderLimits, type RawResult, type SearchProvider } from "./provider";
 import { parseJsonBody, sendProviderRequest, throwForStatus, wrongShapeError } from "./provider-http";
 
@@ -30,6 +32,9 @@ const searxngItem = z.object({
 
 const searxngAnswer = z.object({ results: z.array(z.unknown()) });
 
+/** SearXNG has no query limit of its own; these keep the operators within what engines take. */
+export const SEARXNG_QUERY_LIMITS = { maxChars: 1_000, maxWords: 100 } as const;
+
 /** `<base>/search`, keeping a base path such as `https://host/searxng/`. */
 export function searxngSearchUrl(baseUrl: URL, query: string): URL {
   const url = new URL(baseUrl.href);
@@ -46,13 +51,13 @@ export function createSearxngProvider(options: SearxngProviderOptions): SearchPr
   const limits = options.limits ?? PROVIDER_LIMITS;
   return {
     name: "searxng",
-    async search(query, maxResults, signal): Promise<RawResult[]> {
+    async search({ query, maxResults, filter, signal, timeoutMs }): Promise<RawResult[]> {
       const response = await sendProviderRequest(
         options.http,
         "searxng",
-        { url: searxngSearchUrl(options.baseUrl, query), method: "GET", headers: { Accept: "application/json", "Accept-Encoding": "gzip" } },
+        { url: searxngSearchUrl(options.baseUrl, withSiteOperators(query, filter, SEARXNG_QUERY_LIMITS)), method: "GET", headers: { Accept: "application/json", "Accept-Encoding": "gzip" } },
         limits,
-        signal,
+        { signal, timeoutMs },
       );
       if (response.status === 403) {
         throw new WebgateError("provider_bad_response", `SearXNG refused format=json (HTTP 403).${JSON_FORMAT_HINT}`, {
@@ -76,7 +81,7 @@ export function createSearxngProvider(options: SearxngProviderOptions): SearchPr
         results.push({ title, url, snippet: content ?? "", ...(publishedDate ? { age: publishedDate } : {}) });
         // SearXNG has no count parameter; stop reading once enough candidates are in hand
         // (normalization may drop some, so keep a margin).
-        if (results.length >= maxResults * 3) break;
+        if (results.length >= maxResults * (filter === undefined ? 3 : 6)) break;
       }
       return results;
     },

@@ -1,7 +1,8 @@
 /**
  * Tavily adapter: `POST <endpoint>` with JSON `{ query, max_results, search_depth: "basic" }`
  * and `Authorization: Bearer <key>`; results from `results[]` (title, url, content,
- * published_date when Tavily gives one).
+ * published_date when Tavily gives one). Domain filters go natively as `include_domains` /
+ * `exclude_domains`.
  *
  * Tavily's own statuses beyond the common ones: 432 (plan or key usage limit) and 433
  * (pay-as-you-go limit) are quota refusals, mapped to provider_rate_limited like a 429.
@@ -33,7 +34,10 @@ export function createTavilyProvider(options: TavilyProviderOptions): SearchProv
   const limits = options.limits ?? PROVIDER_LIMITS;
   return {
     name: "tavily",
-    async search(query, maxResults, signal): Promise<RawResult[]> {
+    async search({ query, maxResults, filter, signal, timeoutMs }): Promise<RawResult[]> {
+      const body: Record<string, unknown> = { query, max_results: maxResults, search_depth: "basic" };
+      if (filter?.allowed !== undefined) body.include_domains = filter.allowed;
+      if (filter?.blocked !== undefined) body.exclude_domains = filter.blocked;
       const response = await sendProviderRequest(
         options.http,
         "tavily",
@@ -46,10 +50,10 @@ export function createTavilyProvider(options: TavilyProviderOptions): SearchProv
             "Content-Type": "application/json",
             Authorization: `Bearer ${options.apiKey}`,
           },
-          body: JSON.stringify({ query, max_results: maxResults, search_depth: "basic" }),
+          body: JSON.stringify(body),
         },
         limits,
-        signal,
+        { signal, timeoutMs },
       );
       if (response.status === 432 || response.status === 433) {
         throw rateLimitedError("tavily", response, undefined, "usage limit of the plan");

@@ -1,6 +1,7 @@
 /**
  * Search provider API keys: from one Secrets Manager secret in AWS
- * (`{"brave_api_key": "…", "tavily_api_key": "…"}`), from the environment locally.
+ * (`{"brave_api_key": "…", "tavily_api_key": "…", "ollama_api_key": "…", "anthropic_api_key": "…"}`,
+ * any of them), from the environment locally.
  *
  * Why an adapter and not `@middy/secrets-manager`: that middleware keeps its cache in a
  * module-global map keyed by name, refreshes it from a `setTimeout` that is not unref'd (it
@@ -11,7 +12,9 @@
  * with an injected client and clock, one in-flight fetch shared by concurrent requests, and
  * errors mapped to webgate codes.
  *
- * A key's value never appears in an error message, a cause or a log field.
+ * A key's value never appears in an error message, a cause or a log field. A key that cannot be
+ * sent in an HTTP header is refused when the keys are loaded (`search_not_configured` naming the
+ * provider), so it never shows up later as an unreachable provider or triggers a failover.
  */
 import { GetSecretValueCommand, type SecretsManagerClient } from "@aws-sdk/client-secrets-manager";
 import * as z from "zod";
@@ -21,6 +24,38 @@ import { WebgateError } from "../errors";
 export interface ProviderKeys {
   braveApiKey?: string;
   tavilyApiKey?: string;
+  ollamaApiKey?: string;
+  anthropicApiKey?: string;
+}
+
+/** Each key: the provider it is for, its field in the secret and its local variable. */
+const KEY_FIELDS = [
+  { key: "braveApiKey", provider: "brave", secretField: "brave_api_key", envName: "BRAVE_API_KEY" },
+  { key: "tavilyApiKey", provider: "tavily", secretField: "tavily_api_key", envName: "TAVILY_API_KEY" },
+  { key: "ollamaApiKey", provider: "ollama", secretField: "ollama_api_key", envName: "OLLAMA_API_KEY" },
+  { key: "anthropicApiKey", provider: "anthropic", secretField: "anthropic_api_key", envName: "ANTHROPIC_API_KEY" },
+] as const;
+
+// Printable ASCII without spaces: what every provider's keys are made of, and always a valid
+// header value (RFC 9110 §5.5 field-vchar). Anything else (a pasted newline, a non-ASCII quote
+// mark) would make the HTTP client refuse the header on every request.
+const HEADER_SAFE = /^[\x21-\x7e]+$/;
+
+/**
+ * Throws `search_not_configured` naming the first provider whose key cannot go in a header.
+ * `from` says where the keys came from, for the operator's fix; the key itself is never shown.
+ */
+export function assertHeaderSafeKeys(keys: ProviderKeys, from: "secret" | "environment"): void {
+  for (const field of KEY_FIELDS) {
+    const value = keys[field.key];
+    if (value === undefined || HEADER_SAFE.test(value)) continue;
+    const where = from === "secret" ? `${field.secretField} in the provider secret` : field.envName;
+    throw new WebgateError(
+      "search_not_configured",
+      `The ${field.provider} API key holds characters that cannot be sent in an HTTP header (only printable ASCII without spaces is possible); fix ${where}.`,
+      { details: { provider: field.provider } },
+    );
+  }
 }
 
 /** Where the keys come from. `get` resolves to the current keys or throws a WebgateError. */
@@ -28,10 +63,17 @@ export interface ProviderKeySource {
   get(): Promise<ProviderKeys>;
 }
 
-/** Local mode: keys from the environment (already parsed by loadConfig). */
+/** Local mode: keys from the environment (already parsed by loadConfig), checked on each get. */
 export function staticProviderKeys(keys: ProviderKeys): ProviderKeySource {
   const frozen = Object.freeze({ ...keys });
-  return { get: () => Promise.resolve(frozen) };
+  return {
+    // A throw inside the executor rejects the promise, as a key source's errors must.
+    get: () =>
+      new Promise<ProviderKeys>((resolve) => {
+        assertHeaderSafeKeys(frozen, "environment");
+        resolve(frozen);
+      }),
+  };
 }
 
 const nonEmpty = z
@@ -40,10 +82,10 @@ const nonEmpty = z
   .transform((value) => (value === null || value === undefined || value.trim() === "" ? undefined : value.trim()));
 
 // Other fields are allowed: operators may keep more in the same secret.
-const secretShape = z.object({ brave_api_key: nonEmpty, tavily_api_key: nonEmpty });
+const secretShape = z.object({ brave_api_key: nonEmpty, tavily_api_key: nonEmpty, ollama_api_key: nonEmpty, anthropic_api_key: nonEmpty });
 
 const SECRET_SHAPE_MESSAGE =
-  'The provider secret is not a JSON object of the form {"brave_api_key": "…", "tavily_api_key": "…"}; fix its value in Secrets Manager.';
+  'The provider secret is not a JSON object of the form {"brave_api_key": "…", "tavily_api_key": "…", "ollama_api_key": "…", "anthropic_api_key": "…"} (any of the keys); fix its value in Secrets Manager.';
 
 /**
  * Parses the secret's `SecretString`. Throws `search_not_configured` (operator configuration)
@@ -62,6 +104,9 @@ export function parseProviderSecret(secretString: string | undefined): ProviderK
   const keys: ProviderKeys = {};
   if (parsed.data.brave_api_key !== undefined) keys.braveApiKey = parsed.data.brave_api_key;
   if (parsed.data.tavily_api_key !== undefined) keys.tavilyApiKey = parsed.data.tavily_api_key;
+  if (parsed.data.ollama_api_key !== undefined) keys.ollamaApiKey = parsed.data.ollama_api_key;
+  if (parsed.data.anthropic_api_key !== undefined) keys.anthropicApiKey = parsed.data.anthropic_api_key;
+  assertHeaderSafeKeys(keys, "secret");
   return keys;
 }
 

@@ -46,6 +46,9 @@ describe("resolveEnvironment", () => {
     [["api", "burstLimit"], 1_000, /api: a usage plan's rate and burst cannot exceed the stage's/],
     [["search", "provider"], "searxng", /search\.searxngUrl: is required when provider is searxng/],
     [["search", "searxngUrl"], "http://searx.example", /search\.searxngUrl/],
+    [["search", "order"], ["brave", "google"], /search\.order/],
+    [["search", "order"], ["brave", "brave"], /search\.order: must not repeat a provider/],
+    [["search", "anthropicModel"], "claude haiku", /search\.anthropicModel: must be a model id/],
     [["fetch", "allowLocalhost"], true, /fetch: Unrecognized key/],
     [["alarms", "topicArn"], "arn:aws:sqs:eu-west-1:123456789012:q", /alarms\.topicArn: must be an SNS topic ARN/],
   ])("refuses %j = %j", (keys, value, message) => {

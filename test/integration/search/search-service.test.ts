@@ -6,6 +6,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { createDeadline } from "../../../shared/deadline";
 import { createHttpClient } from "../../../shared/http/http-client";
 import type { Resolver } from "../../../shared/http/types";
 import { createProviders } from "../../../shared/search/provider-factory";
@@ -14,29 +15,33 @@ import { createSearchService, type SearchLogFields } from "../../../shared/searc
 import type { ProviderName } from "../../../shared/search/schema";
 import { ENV, loadConfig } from "../../../shared/config";
 import type { ProviderKeySource, ProviderKeys } from "../../../shared/secrets/provider-keys";
-import { startStandIn, type Reply, type StandIn } from "../../helpers/provider-stand-in";
+import { anthropicAnswer, startStandIn, type Reply, type StandIn } from "../../helpers/provider-stand-in";
 import { expectWebgateError } from "../../helpers/expect-error";
 
 const fixture = (name: string) => readFileSync(path.resolve(__dirname, "../../fixtures/search", name), "utf8");
 const noDns: Resolver = { resolve: () => Promise.reject(new Error("tests never resolve names")) };
 const http = createHttpClient({ resolver: noDns });
 const KEYS = { braveApiKey: "BSA-svc-brave-key", tavilyApiKey: "tvly-svc-tavily-key" };
+const ALL_KEYS = { ...KEYS, ollamaApiKey: "ollama-svc-key", anthropicApiKey: "sk-ant-svc-key" };
+const NAMES = ["brave", "tavily", "searxng", "ollama", "anthropic"] as const;
 
 const OK: Record<ProviderName, Reply> = {
   brave: { status: 200, headers: { "content-type": "application/json" }, body: fixture("brave-web-search.json") },
   tavily: { status: 200, headers: { "content-type": "application/json" }, body: fixture("tavily-search.json") },
   searxng: { status: 200, headers: { "content-type": "application/json" }, body: fixture("searxng-search.json") },
+  ollama: { status: 200, headers: { "content-type": "application/json" }, body: fixture("ollama-web-search.json") },
+  anthropic: { status: 200, headers: { "content-type": "application/json" }, body: fixture("anthropic-web-search.json") },
 };
 
 const servers = {} as Record<ProviderName, StandIn>;
 beforeAll(async () => {
-  for (const name of ["brave", "tavily", "searxng"] as const) servers[name] = await startStandIn();
+  for (const name of NAMES) servers[name] = await startStandIn();
 });
 afterAll(async () => {
   for (const server of Object.values(servers)) await server.close();
 });
 beforeEach(() => {
-  for (const name of ["brave", "tavily", "searxng"] as const) {
+  for (const name of NAMES) {
     servers[name].requests.length = 0;
     servers[name].reply = () => OK[name];
   }
@@ -47,22 +52,32 @@ function countingKeys(keys: ProviderKeys): ProviderKeySource & { calls: number }
   return source;
 }
 
-function service(options: { keys?: ProviderKeys; searxng?: boolean; defaultProvider?: string } = {}) {
+function service(options: { keys?: ProviderKeys; searxng?: boolean; defaultProvider?: string; order?: string; limitMs?: number } = {}) {
   const settings = resolveSearchSettings(
     loadConfig({
       [ENV.BRAVE_ENDPOINT]: `${servers.brave.origin}/res/v1/web/search`,
       [ENV.TAVILY_ENDPOINT]: `${servers.tavily.origin}/search`,
+      [ENV.OLLAMA_ENDPOINT]: servers.ollama.origin,
+      [ENV.ANTHROPIC_ENDPOINT]: servers.anthropic.origin,
       ...(options.searxng === false ? {} : { [ENV.SEARXNG_URL]: servers.searxng.origin }),
       ...(options.defaultProvider === undefined ? {} : { [ENV.SEARCH_PROVIDER]: options.defaultProvider }),
+      ...(options.order === undefined ? {} : { [ENV.SEARCH_ORDER]: options.order }),
     }),
   );
   const keys = countingKeys(options.keys ?? KEYS);
-  const limits = { timeoutMs: 400, connectTimeoutMs: 400, maxBytes: 2 * 1024 * 1024 };
-  const svc = createSearchService({ keys, buildProviders: (k) => createProviders(settings, k, http, limits), defaultProvider: settings.defaultProvider });
+  const limits = { timeoutMs: options.limitMs ?? 400, connectTimeoutMs: 400, maxBytes: 2 * 1024 * 1024 };
+  const svc = createSearchService({
+    keys,
+    buildProviders: (k) => createProviders(settings, k, http, limits),
+    defaultProvider: settings.defaultProvider,
+    order: settings.order,
+    attemptLimitMs: limits.timeoutMs,
+  });
   return { svc, keys };
 }
 
 const hits = () => ({ brave: servers.brave.requests.length, tavily: servers.tavily.requests.length, searxng: servers.searxng.requests.length });
+const allHits = () => Object.fromEntries(NAMES.map((name) => [name, servers[name].requests.length]));
 
 const failure = expectWebgateError;
 
@@ -162,5 +177,108 @@ describe("search service", () => {
     expect(error.code).toBe("query_looks_like_secret");
     expect(keys.calls).toBe(0);
     expect(hits()).toEqual({ brave: 0, tavily: 0, searxng: 0 });
+  });
+});
+
+describe("search service: WEBGATE_SEARCH_ORDER", () => {
+  it("takes the first configured provider of the order, and the next one as the failover", async () => {
+    servers.ollama.reply = () => ({ status: 503 });
+    const { svc } = service({ keys: ALL_KEYS, order: "ollama,anthropic,brave" });
+    const response = await svc.search({ query: "rust book", max_results: 5 });
+    expect(response.provider).toBe("anthropic");
+    expect(allHits()).toEqual({ brave: 0, tavily: 0, searxng: 0, ollama: 1, anthropic: 1 });
+  });
+
+  it("a provider left out of the order is used only when a request names it", async () => {
+    const { svc } = service({ keys: ALL_KEYS, searxng: false, order: "tavily" });
+    servers.tavily.reply = () => ({ status: 500 });
+    // No failover to brave: it is not in the order.
+    expect((await failure(svc.search({ query: "rust book", max_results: 5 }))).code).toBe("provider_error");
+    expect((await svc.search({ query: "rust book", max_results: 5, provider: "brave" })).provider).toBe("brave");
+  });
+
+  it("answers search_not_configured when no configured provider is in the order", async () => {
+    const { svc } = service({ keys: { braveApiKey: "k" }, searxng: false, order: "anthropic" });
+    const error = await failure(svc.search({ query: "rust book", max_results: 5 }));
+    expect(error.code).toBe("search_not_configured");
+    expect(error.message).toContain("WEBGATE_SEARCH_ORDER");
+  });
+});
+
+describe("search service: domain filters", () => {
+  // Every stand-in ignores the filter and answers its fixture: whatever the provider did, the
+  // service's own check must hold.
+  it.each(NAMES)("%s: allowed_domains keeps only matching hosts (subdomains included)", async (name) => {
+    const { svc } = service({ keys: ALL_KEYS });
+    const response = await svc.search({ query: "rust book", max_results: 10, provider: name, allowed_domains: ["rust-lang.org"] });
+    expect(response.results.length).toBeGreaterThan(0);
+    for (const result of response.results) expect(new URL(result.url).hostname).toMatch(/(^|\.)rust-lang\.org$/);
+  });
+
+  it.each(NAMES)("%s: blocked_domains drops the blocked host and its subdomains", async (name) => {
+    const { svc } = service({ keys: ALL_KEYS });
+    const unfiltered = await svc.search({ query: "rust book", max_results: 10, provider: name });
+    const blocked = await svc.search({ query: "rust book", max_results: 10, provider: name, blocked_domains: ["doc.rust-lang.org"] });
+    expect(unfiltered.results.some((r) => new URL(r.url).hostname === "doc.rust-lang.org")).toBe(true);
+    expect(blocked.results.some((r) => new URL(r.url).hostname.endsWith("doc.rust-lang.org"))).toBe(false);
+    expect(blocked.results.length).toBeLessThan(unfiltered.results.length);
+  });
+
+  it("an allowed domain matching nothing answers 200 with no results", async () => {
+    const { svc } = service();
+    const response = await svc.search({ query: "rust book", max_results: 5, allowed_domains: ["example.org"] });
+    expect(response).toEqual({ query: "rust book", provider: "brave", results: [] });
+  });
+});
+
+describe("search service: failover within the request's deadline", () => {
+  it("a first provider that hangs gets at most 55% of the time; the fallback answers before the deadline", async () => {
+    servers.brave.reply = () => "hang";
+    // The provider limit (5 s) is far above the request's 1.6 s: only the budget can save it.
+    const { svc } = service({ limitMs: 5_000 });
+    const log: SearchLogFields[] = [];
+    const started = Date.now();
+    // The request deadline as the API middleware creates it (shared/deadline.ts).
+    const deadline = createDeadline(1_600);
+    const response = await svc.search({ query: "rust book", max_results: 5 }, { log: (f) => log.push(f) }, { deadline, signal: deadline.signal });
+    deadline.dispose();
+    const elapsed = Date.now() - started;
+    expect(response.provider).toBe("tavily");
+    expect(elapsed).toBeLessThan(1_600);
+    const budgets = log.find((f) => f.attempt_budgets_ms !== undefined)!.attempt_budgets_ms!.split(",").map(Number);
+    expect(budgets[0]).toBeLessThanOrEqual(Math.floor(1_600 * 0.55));
+    expect(budgets[0]).toBeGreaterThan(800);
+    // The fallback had the rest of the time, not 55% of it.
+    expect(budgets[1]).toBeGreaterThan(600);
+    expect(budgets[1]).toBeLessThanOrEqual(1_600 - budgets[0]!);
+  });
+
+  it("skips the failover when too little time is left, answering the first error", async () => {
+    servers.brave.reply = () => "hang";
+    const { svc } = service({ limitMs: 5_000 });
+    const log: SearchLogFields[] = [];
+    const started = Date.now();
+    // 55% of 1 s goes to brave; the 450 ms left are under the 500 ms an attempt needs.
+    const error = await failure(svc.search({ query: "rust book", max_results: 5 }, { log: (f) => log.push(f) }, { deadline: { remainingMs: () => Math.max(0, started + 1_000 - Date.now()) } }));
+    expect(error.code).toBe("provider_timeout");
+    expect(error.details.provider).toBe("brave");
+    expect(hits().tavily).toBe(0);
+    expect(log.some((f) => f.failover_skipped === "no_time")).toBe(true);
+  });
+
+  it("reports Anthropic's billed searches even when the answer then fails", async () => {
+    const answer = anthropicAnswer({ results: [{ url: "https://a.example/", title: "A" }], searches: 2 });
+    servers.anthropic.reply = () => ({ status: 200, body: answer });
+    const { svc } = service({ keys: ALL_KEYS });
+    const billed: Array<[string, number]> = [];
+    const log: SearchLogFields[] = [];
+    await svc.search({ query: "rust book", max_results: 5, provider: "anthropic" }, { billedSearches: (p, n) => billed.push([p, n]), log: (f) => log.push(f) });
+    servers.anthropic.reply = () => ({ status: 200, body: { ...answer, stop_reason: "pause_turn" } });
+    // The continuation answers HTML: the attempt fails, but two searches were billed by the first.
+    let calls = 0;
+    servers.anthropic.reply = () => (++calls === 1 ? { status: 200, body: { ...answer, stop_reason: "pause_turn" } } : { status: 200, headers: { "content-type": "text/html" }, body: "<html>" });
+    expect((await failure(svc.search({ query: "rust book", max_results: 5, provider: "anthropic" }, { billedSearches: (p, n) => billed.push([p, n]), log: (f) => log.push(f) }))).code).toBe("provider_bad_response");
+    expect(billed).toEqual([["anthropic", 2], ["anthropic", 2]]);
+    expect(log.filter((f) => f.anthropic_billed_searches === 2)).toHaveLength(2);
   });
 });

@@ -3,15 +3,16 @@ import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import type TurndownService from "turndown";
 import { decodeBody } from "../../../shared/content/decode";
-import { type MarkdownResult, convertFullPage, convertMainContent, htmlToMarkdown, turndownSingleUse } from "../../../shared/content/html-to-markdown";
+import { type MarkdownResult, convertFullPage, htmlToMarkdown, turndownSingleUse } from "../../../shared/content/html-to-markdown";
 import { parseLightDocument } from "../../../shared/content/light-dom";
 import { createTurndownService } from "../../../shared/content/turndown-setup";
 import { type CorpusPage, loadCorpus } from "../../../scripts/lib/corpus";
 import { mean, scoreMarkdown } from "../../../scripts/lib/quality";
+import { findSharedDir } from "../../../scripts/lib/shared-dir";
 import { specFullPageMarkdown } from "../../helpers/spec-convert";
 
-// ../shared relative to the repo root; a fresh clone has none, and these tests then skip.
-const CORPUS = path.resolve(__dirname, "../../..", "../shared/corpus");
+// ../shared beside the repo (see findSharedDir); a fresh clone has none, and these tests then skip.
+const CORPUS = path.join(findSharedDir() ?? path.resolve(__dirname, "../../..", "../shared"), "corpus");
 const present = existsSync(path.join(CORPUS, "readability")) && existsSync(path.join(CORPUS, "turndown-cases.json"));
 if (!present) console.warn(`[corpus tests skipped] ${CORPUS} is absent (it ships beside the repo, not in it).`);
 
@@ -119,12 +120,16 @@ describe.skipIf(!present)("corpus: readability pages", { timeout: 120_000 }, () 
     }
   });
 
-  it("main_content true meets issue 6: mean recall ≥ 0.97, mean noise ≤ 0.05", () => {
+  // The expected text of these pages is Readability's own article. Since issue 17 webgate uses its
+  // own extractor, which deliberately leaves out some of what Readability keeps (bylines, dates,
+  // photo credits, link lists inside the article) and is judged on the labelled set of
+  // ../shared/extraction-eval (test/quality): agreement with Readability has a lower floor here.
+  it("main_content true agrees with Readability's article: mean recall ≥ 0.94, mean noise ≤ 0.05", () => {
     const scores = converted.map((c) => scoreMarkdown(c.page.expectedHtml, c.main.markdown));
     const recall = mean(scores.map((s) => s.recall));
     const noise = mean(scores.map((s) => s.noise));
     console.info(`[corpus] main_content=true recall ${recall.toFixed(4)} noise ${noise.toFixed(4)}`);
-    expect(recall).toBeGreaterThanOrEqual(0.97);
+    expect(recall).toBeGreaterThanOrEqual(0.94);
     expect(noise).toBeLessThanOrEqual(0.05);
   });
 
@@ -143,10 +148,9 @@ describe.skipIf(!present)("corpus: readability pages", { timeout: 120_000 }, () 
     expect((converted.length - differing.length) / converted.length).toBeGreaterThanOrEqual(0.95);
   });
 
-  it("speed-only changes change nothing: no tree copy, light copy of the article, rule index", () => {
+  it("speed-only changes change nothing: no tree copy, rule index", () => {
     for (const c of converted) {
       expect(convertFullPage(c.html, PAGE_URL, true).markdown, c.page.name).toBe(c.full.markdown);
-      if (c.main.extractor === "readability") expect(convertMainContent(c.html, PAGE_URL, true)?.markdown, c.page.name).toBe(c.main.markdown);
       // The per-tag rule index against turndown's own rule lookup.
       const indexed = createTurndownService(PAGE_URL);
       const plainLookup = createTurndownService(PAGE_URL);

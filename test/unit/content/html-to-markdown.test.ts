@@ -1,8 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { Readability } from "@mozilla/readability";
-import { describe, expect, it, vi } from "vitest";
-import { MIN_ARTICLE_SHARE, effectiveBase, htmlToMarkdown } from "../../../shared/content/html-to-markdown";
+import { describe, expect, it } from "vitest";
+import { effectiveBase, htmlToMarkdown } from "../../../shared/content/html-to-markdown";
 import { MAX_DEPTH } from "../../../shared/content/light-dom";
 
 const BASE = "https://example.com/dir/page.html";
@@ -99,19 +98,10 @@ describe("htmlToMarkdown conversion rules (whole page)", () => {
     expect(main(html).markdown).toContain("deep text");
   });
 
-  it("checks the depth under every top-level element of a page without <html>", () => {
-    // Without <html>, linkedom's documentElement is the first top-level element (here <title>):
-    // checking that element alone let Readability loose on the deep tree beside it, and its
-    // scoring is quadratic in depth (a 250 KB page kept a handler busy for 100 s).
-    const parse = vi.spyOn(Readability.prototype, "parse");
-    try {
-      const out = main(`<title>Fragment</title><p>intro</p>${"<div>".repeat(MAX_DEPTH + 10)}deep`);
-      expect(parse).not.toHaveBeenCalled();
-      expect(out.extractor).toBe("full");
-      expect(out.markdown).toContain("deep");
-    } finally {
-      parse.mockRestore();
-    }
+  it("a page without <html>, deep beside a fragment, converts in main-content mode too", () => {
+    const out = main(`<title>Fragment</title><p>intro</p>${"<div>".repeat(MAX_DEPTH + 10)}deep`);
+    expect(out.title).toBe("Fragment");
+    expect(out.markdown).toContain("deep");
   });
 });
 
@@ -137,17 +127,18 @@ describe("htmlToMarkdown main content", () => {
     for (const noise of ["NAVTEXT", "ASIDETEXT", "FOOTERTEXT", "SCRIPTTEXT"]) expect(out.markdown).not.toContain(noise);
   });
 
-  it("falls back to the whole page when Readability finds no article", () => {
+  it("falls back to the whole page when the page has no text to extract", () => {
     const out = main('<html><body><img src="/pic.png" alt="only a picture"></body></html>');
     expect(out.extractor).toBe("full");
     expect(out.markdown).toBe("![only a picture](https://example.com/pic.png)");
   });
 
-  it(`falls back when the article keeps less than ${MIN_ARTICLE_SHARE * 100}% of the page's text`, () => {
-    const bigList = Array.from({ length: 400 }, (_, i) => `<li>Listing entry number ${i} with a description of the item</li>`).join("");
-    const html = `<html><body><ul>${bigList}</ul><article><p>${"A short teaser sentence about something. ".repeat(14)}</p></article></body></html>`;
+  it("keeps a short article on a heavy page: decided from the article, not its share of the page", () => {
+    const bigList = Array.from({ length: 400 }, (_, i) => `<li><a href="/item/${i}">Listing entry number ${i} with a description of the item</a></li>`).join("");
+    const html = `<html><body><ul class="listing">${bigList}</ul><article><p>${"A short article sentence about something, with a clause. ".repeat(6)}</p><p>${"It has a second paragraph, also short. ".repeat(4)}</p></article></body></html>`;
     const out = main(html);
-    expect(out.extractor).toBe("full");
-    expect(out.markdown).toContain("Listing entry number 399");
+    expect(out.extractor).toBe("readability");
+    expect(out.markdown).toContain("It has a second paragraph");
+    expect(out.markdown).not.toContain("Listing entry number");
   });
 });

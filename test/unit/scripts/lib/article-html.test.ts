@@ -14,13 +14,13 @@ describe("generateArticleHtml", () => {
     expect(bytes).toBeLessThan(target + 3_000);
   });
 
-  it("reads as an article: Readability finds it and the Markdown has its structure", () => {
+  it("reads as an article: the main-content extractor finds it and the Markdown has its structure", () => {
     const page = renderDocument({ body: Buffer.from(generateArticleHtml(60_000, 2)), contentType: "text/html; charset=utf-8", finalUrl: "https://bench.example/a", mainContent: true });
     expect(page.extractor).toBe("readability");
     expect(page.title).toMatch(/\| The Bench Gazette$/);
     expect(page.content).toMatch(/^## /m);
     expect(page.content).toMatch(/^- /m);
-    expect(page.content).toMatch(/^```\nconst \w+ = await fetch/m);
+    expect(page.content).toMatch(/^```js\nconst \w+ = await fetch/m);
     expect(page.content).toMatch(/\| name \| value \| note \|/);
     expect(page.content).toContain("](https://bench.example/articles/");
     // Navigation and the footer's form are boilerplate, not content.

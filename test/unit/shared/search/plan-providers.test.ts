@@ -49,3 +49,22 @@ describe("shouldFailOver", () => {
     expect(shouldFailOver(error)).toBe(expected);
   });
 });
+
+describe("planProviders with WEBGATE_SEARCH_ORDER", () => {
+  it.each([
+    ["the order's first configured, then its next", ["brave", "ollama", "anthropic"], undefined, ["anthropic", "ollama", "brave"], ["anthropic", "ollama"]],
+    ["providers outside the order are skipped", ["brave", "tavily"], undefined, ["tavily"], ["tavily"]],
+    ["the default first, then the order's first other", ["brave", "tavily", "anthropic"], "brave", ["anthropic", "tavily"], ["brave", "anthropic"]],
+    ["the default even when outside the order", ["brave", "ollama"], "brave", ["ollama"], ["brave", "ollama"]],
+  ] as const)("%s", (_label, configured, fallback, order, expected) => {
+    expect(planProviders(configured, undefined, fallback, order)).toEqual(expected);
+  });
+
+  it("search_not_configured when no configured provider is in the order and none is the default", () => {
+    expect(codeOf(() => planProviders(["brave"], undefined, undefined, ["anthropic"]))).toBe("search_not_configured");
+  });
+
+  it("a named provider outside the order is still served", () => {
+    expect(planProviders(["brave", "ollama"], "brave", undefined, ["ollama"])).toEqual(["brave"]);
+  });
+});

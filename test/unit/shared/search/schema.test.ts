@@ -32,3 +32,39 @@ describe("searchRequestSchema", () => {
     expect(JSON.stringify(result.error!.issues)).toContain("maxResults");
   });
 });
+
+describe("searchRequestSchema: domain filters", () => {
+  it("accepts either list, lower-cases it, drops duplicates; an empty list is no filter", () => {
+    expect(searchRequestSchema.parse({ query: "rust", allowed_domains: ["Docs.RS", "docs.rs", "rust-lang.org"] })).toEqual({
+      query: "rust",
+      max_results: 5,
+      allowed_domains: ["docs.rs", "rust-lang.org"],
+    });
+    expect(searchRequestSchema.parse({ query: "rust", blocked_domains: ["reddit.com"] }).blocked_domains).toEqual(["reddit.com"]);
+    expect(searchRequestSchema.parse({ query: "rust", allowed_domains: [], blocked_domains: ["a.com"] })).toEqual({ query: "rust", max_results: 5, blocked_domains: ["a.com"] });
+  });
+
+  it.each([
+    ["both lists", { allowed_domains: ["a.com"], blocked_domains: ["b.com"] }, "blocked_domains"],
+    ["21 domains", { allowed_domains: Array.from({ length: 21 }, (_, i) => `d${i}.com`) }, "allowed_domains"],
+    ["a scheme", { allowed_domains: ["https://a.com"] }, "allowed_domains.0"],
+    ["a path", { blocked_domains: ["a.com/x"] }, "blocked_domains.0"],
+    ["a port", { allowed_domains: ["a.com:443"] }, "allowed_domains.0"],
+    ["a wildcard", { allowed_domains: ["*.a.com"] }, "allowed_domains.0"],
+    ["a trailing dot", { allowed_domains: ["a.com."] }, "allowed_domains.0"],
+    ["an empty label", { allowed_domains: ["a..com"] }, "allowed_domains.0"],
+    ["a label over 63 characters", { allowed_domains: [`${"x".repeat(64)}.com`] }, "allowed_domains.0"],
+    ["a name over 253 characters", { allowed_domains: [Array.from({ length: 64 }, () => "abc").join(".")] }, "allowed_domains.0"],
+    ["a non-string", { allowed_domains: [42] }, "allowed_domains.0"],
+    ["a string instead of a list", { allowed_domains: "a.com" }, "allowed_domains"],
+  ])("refuses %s, naming the field", (_label, extra, field) => {
+    const result = searchRequestSchema.safeParse({ query: "ok query", ...extra });
+    expect(result.success).toBe(false);
+    expect(result.error!.issues.map((issue) => issue.path.join("."))).toContain(field);
+  });
+
+  it("accepts the new providers by name", () => {
+    expect(searchRequestSchema.parse({ query: "rust", provider: "anthropic" }).provider).toBe("anthropic");
+    expect(searchRequestSchema.parse({ query: "rust", provider: "ollama" }).provider).toBe("ollama");
+  });
+});

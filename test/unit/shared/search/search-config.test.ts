@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ConfigError, ENV, loadConfig } from "../../../../shared/config";
-import { checkSearxngUrl, resolveSearchSettings } from "../../../../shared/search/search-config";
+import { checkSearchOrder, checkSearxngUrl, resolveSearchSettings } from "../../../../shared/search/search-config";
 
 describe("checkSearxngUrl", () => {
   it.each([
@@ -66,5 +66,71 @@ describe("resolveSearchSettings", () => {
     expect(problems).toContain(ENV.SEARCH_PROVIDER);
     expect(problems).toContain(ENV.SEARXNG_URL);
     expect(problems).toContain(ENV.BRAVE_ENDPOINT);
+  });
+});
+
+describe("the ollama and anthropic settings, WEBGATE_SEARCH_ORDER", () => {
+  it("defaults: public endpoints, a small model, every provider in the default order", () => {
+    const settings = resolveSearchSettings(loadConfig({ [ENV.ANTHROPIC_API_KEY]: "a", [ENV.OLLAMA_API_KEY]: "o" }));
+    expect(settings.anthropicEndpoint.href).toBe("https://api.anthropic.com/");
+    expect(settings.ollamaEndpoint.href).toBe("https://ollama.com/");
+    expect(settings.anthropicModel).toBe("claude-haiku-4-5");
+    expect(settings.order).toEqual(["brave", "tavily", "searxng", "ollama", "anthropic"]);
+    expect(settings.anthropicApiKey).toBe("a");
+    expect(settings.ollamaApiKey).toBe("o");
+  });
+
+  it("reads the overrides; the order in any case and with spaces", () => {
+    const settings = resolveSearchSettings(
+      loadConfig({
+        [ENV.ANTHROPIC_ENDPOINT]: "https://proxy.example/anthropic/",
+        [ENV.OLLAMA_ENDPOINT]: "http://127.0.0.1:11434",
+        [ENV.ANTHROPIC_MODEL]: "claude-sonnet-4-5@20250929",
+        [ENV.SEARCH_ORDER]: " Anthropic , ollama,brave ",
+      }),
+    );
+    expect(settings.anthropicEndpoint.href).toBe("https://proxy.example/anthropic/");
+    expect(settings.ollamaEndpoint.href).toBe("http://127.0.0.1:11434/");
+    expect(settings.anthropicModel).toBe("claude-sonnet-4-5@20250929");
+    expect(settings.order).toEqual(["anthropic", "ollama", "brave"]);
+  });
+
+  it("ignores the local anthropic and ollama keys when a secret ARN is set", () => {
+    const settings = resolveSearchSettings(
+      loadConfig({ [ENV.ANTHROPIC_API_KEY]: "a", [ENV.OLLAMA_API_KEY]: "o", [ENV.PROVIDER_SECRET_ARN]: "arn:aws:secretsmanager:eu-west-1:123456789012:secret:x" }),
+    );
+    expect(settings.anthropicApiKey).toBeUndefined();
+    expect(settings.ollamaApiKey).toBeUndefined();
+  });
+
+  it.each([
+    ["an unknown provider", "brave,google", '"google" is not a provider'],
+    ["a provider twice", "brave,tavily,Brave", "brave is listed twice"],
+    ["an empty list", " , ", "at least one provider"],
+  ])("refuses an order with %s at start-up", (_label, order, problem) => {
+    expect(checkSearchOrder(order.split(",").map((s) => s.trim()).filter(Boolean)).problems.join("\n")).toContain(problem);
+    let caught: unknown;
+    try {
+      resolveSearchSettings(loadConfig({ [ENV.SEARCH_ORDER]: order }));
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(ConfigError);
+    expect((caught as ConfigError).problems.join("\n")).toContain(ENV.SEARCH_ORDER);
+  });
+
+  it("lists bad endpoints and a bad model with the other problems", () => {
+    let caught: unknown;
+    try {
+      resolveSearchSettings(
+        loadConfig({ [ENV.ANTHROPIC_ENDPOINT]: "api.anthropic.com", [ENV.OLLAMA_ENDPOINT]: "https://u:p@ollama.com", [ENV.ANTHROPIC_MODEL]: "claude haiku\n" }),
+      );
+    } catch (error) {
+      caught = error;
+    }
+    const problems = (caught as ConfigError).problems.join("\n");
+    expect(problems).toContain(ENV.ANTHROPIC_ENDPOINT);
+    expect(problems).toContain(ENV.OLLAMA_ENDPOINT);
+    expect(problems).toContain(ENV.ANTHROPIC_MODEL);
   });
 });

@@ -1,0 +1,594 @@
+import { LightElement, type LightNode, PRUNED_TAGS } from "../light-dom";
+import { ALWAYS_UNLIKELY, INLINE_TAGS, LINK_LIST_HEADING, MAYBE_CANDIDATE, NEGATIVE, POSITIVE, UNLIKELY_CANDIDATE, UNLIKELY_ROLES } from "./patterns";
+
+/**
+ * Main-content extraction over the light tree (docs/content.md, "Main content").
+ *
+ * Scoring follows Mozilla Readability's idea (paragraph text and commas credited to the ancestors
+ * that hold the paragraphs, class and id words weighing in, link-heavy candidates discounted,
+ * siblings of the winner that look like article text joined to it), computed in linear passes
+ * over the tree: every figure an element needs is gathered in one post-order walk from its
+ * children's figures, and a paragraph credits at most five ancestors. The chosen subtree is then
+ * cleaned of what sits inside articles but is not article text: link-dense blocks (related
+ * stories, tag lists, share bars, "more from" lists), hidden elements, bylines, dates and photo
+ * credits. Which attempt is kept is decided from the article itself: enough text and sentences.
+ */
+
+export interface ExtractOptions {
+  /** The page's `<title>` text (whitespace collapsed): a heading repeating it is kept as the article's title. */
+  title: string;
+}
+
+/** Why the extraction returned what it returned. */
+export type ExtractReason =
+  /** An article was found with the full boilerplate filters. */
+  | "article"
+  /** The article needed the relaxed filters (elements with furniture words kept while scoring). */
+  | "article_relaxed"
+  /** No article with enough text: the whole page, cleaned of boilerplate blocks. */
+  | "page_cleaned"
+  /** The page has no text that survives cleaning: the caller converts the whole page. */
+  | "no_text";
+
+export interface ExtractResult {
+  /** A detached element holding the article (or the cleaned page); null with reason "no_text". */
+  element: LightElement | null;
+  reason: ExtractReason;
+}
+
+/**
+ * What the parse drops for main-content extraction: {@link PRUNED_TAGS} but the page furniture
+ * (`nav`, `aside`, `footer`), which the extractor judges itself. An unclosed `<aside>` must not
+ * swallow the article after it, and an article may sit inside one.
+ */
+export const MAIN_CONTENT_PRUNED: ReadonlySet<string> = new Set([...PRUNED_TAGS].filter((t) => t !== "nav" && t !== "aside" && t !== "footer"));
+
+/** Comment threads can be long: their size never makes them a wrapper of the article. */
+const COMMENTS = /comment|disqus|replies/i;
+
+/** Furniture by element name: unlikely as the article, removed from it when small. */
+const FURNITURE_TAGS = new Set(["NAV", "ASIDE", "FOOTER"]);
+
+/** An article with at least this many non-space characters is accepted without further attempts. */
+export const ENOUGH_CHARS = 500;
+/** Below this many characters, or {@link MIN_SENTENCES} sentences, an article is not enough on its own. */
+export const MIN_CHARS = 140;
+export const MIN_SENTENCES = 2;
+
+/** Figures of one element, gathered from its (kept) children. */
+interface Stats {
+  /** Non-space characters of the text. */
+  chars: number;
+  /** Non-space characters inside links. */
+  linkChars: number;
+  /** Non-space characters not inside a block-level descendant: the element's own paragraph text. */
+  inlineChars: number;
+  /** Commas in the element's own paragraph text. */
+  inlineCommas: number;
+  /** Commas in all of the element's text. */
+  commas: number;
+  /** Sentence ends (., !, ?, and their CJK forms, followed by a space or the end of a text). */
+  sentences: number;
+  paragraphs: number;
+  images: number;
+  listItems: number;
+  inputs: number;
+  embeds: number;
+  headingChars: number;
+  /** `<table>`, `<pre>` or `<code>` inside (their text is kept as is). */
+  hasCode: boolean;
+}
+
+const COMMA = /[\u002C\u060C\uFE50\uFE10\uFE11\u2E41\u2E34\u2E32\uFF0C\u3001]/;
+const HEADINGS = new Set(["H1", "H2", "H3", "H4", "H5", "H6"]);
+const INLINE = new Set([...INLINE_TAGS].map((t) => t.toUpperCase()));
+/** Containers that are removed when their figures look like furniture (Readability's conditional cleaning). */
+const CONDITIONAL = new Set(["DIV", "SECTION", "UL", "OL", "DL", "TABLE", "HEADER", "FIELDSET", "SPAN", "P", "CENTER", "TD"]);
+/** Scored with all their text, nested blocks included (Readability's tags to score). */
+const WHOLE_TEXT_PARAGRAPHS = new Set(["P", "SECTION", "PRE"]);
+const TAG_SCORE: Readonly<Record<string, number>> = {
+  DIV: 5, ARTICLE: 8, MAIN: 5, SECTION: 3, PRE: 3, TD: 3, BLOCKQUOTE: 3,
+  ADDRESS: -3, OL: -3, UL: -3, DL: -3, DD: -3, DT: -3, LI: -3, FORM: -3,
+  H1: -5, H2: -5, H3: -5, H4: -5, H5: -5, H6: -5, TH: -5,
+};
+/** Short elements with these class/id words are page metadata, not article text. */
+const META_LIKE = /byline|author|dateline|date|posted|published|credit|copyright|meta|share|social|tags|related|breadcrumb|rating|print|toolbar/i;
+const META_MAX_CHARS = 200;
+
+function emptyStats(): Stats {
+  return { chars: 0, linkChars: 0, inlineChars: 0, inlineCommas: 0, commas: 0, sentences: 0, paragraphs: 0, images: 0, listItems: 0, inputs: 0, embeds: 0, headingChars: 0, hasCode: false };
+}
+
+/** Counts a text node's non-space characters, commas and sentence ends into `s`. */
+function addText(s: Stats, text: string): void {
+  let chars = 0;
+  let commas = 0;
+  let sentences = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c <= 0x20 || c === 0xa0) continue;
+    chars++;
+    if (c === 0x2e || c === 0x21 || c === 0x3f) {
+      const next = i + 1 < text.length ? text.charCodeAt(i + 1) : 0x20;
+      if (next <= 0x20 || next === 0xa0) sentences++;
+    } else if (c === 0x3002 || c === 0xff01 || c === 0xff1f) sentences++;
+    else if (c > 0x2b && COMMA.test(text[i]!)) commas++;
+  }
+  s.chars += chars;
+  s.inlineChars += chars;
+  s.commas += commas;
+  s.inlineCommas += commas;
+  s.sentences += sentences;
+}
+
+function classAndId(el: LightElement): string {
+  const cls = el.attributes.class;
+  const id = el.attributes.id;
+  return cls === undefined ? (id ?? "") : id === undefined ? cls : `${cls} ${id}`;
+}
+
+/** Readability's class weight: ±25 for article and furniture words in class and id. */
+function classWeight(el: LightElement): number {
+  let weight = 0;
+  const cls = el.attributes.class;
+  const id = el.attributes.id;
+  if (cls !== undefined && cls !== "") {
+    if (NEGATIVE.test(cls)) weight -= 25;
+    if (POSITIVE.test(cls)) weight += 25;
+  }
+  if (id !== undefined && id !== "") {
+    if (NEGATIVE.test(id)) weight -= 25;
+    if (POSITIVE.test(id)) weight += 25;
+  }
+  if (el.attributes.itemprop !== undefined && /articlebody|text/i.test(el.attributes.itemprop)) weight += 25;
+  return weight;
+}
+
+function isHidden(el: LightElement): boolean {
+  const a = el.attributes;
+  if (a.hidden !== undefined || a["aria-hidden"] === "true") return true;
+  const style = a.style;
+  return style !== undefined && /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)/i.test(style);
+}
+
+/** Elements the filters drop before scoring: furniture by class, id or role, and hidden elements. */
+function isUnlikely(el: LightElement): boolean {
+  const name = el.nodeName;
+  if (name === "BODY" || name === "A" || name === "ARTICLE" || name === "MAIN") return false;
+  if (FURNITURE_TAGS.has(name)) return true;
+  const role = el.attributes.role;
+  if (role !== undefined && UNLIKELY_ROLES.has(role.toLowerCase())) return true;
+  const match = classAndId(el);
+  if (match === "") return false;
+  if (ALWAYS_UNLIKELY.test(match) && !/article|main|body/i.test(el.attributes.itemprop ?? "")) return true;
+  return UNLIKELY_CANDIDATE.test(match) && !MAYBE_CANDIDATE.test(match);
+}
+
+/**
+ * Post-order walk of `root`'s element subtree, children before parents, not descending into
+ * elements for which `skip` is true (they are not visited either). Iterative: no recursion depth.
+ */
+function postOrder(root: LightElement, skip: (el: LightElement) => boolean, visit: (el: LightElement) => void): void {
+  const stack: LightElement[] = [root];
+  const expanded: boolean[] = [false];
+  while (stack.length > 0) {
+    const top = stack.length - 1;
+    const el = stack[top]!;
+    if (expanded[top]) {
+      stack.pop();
+      expanded.pop();
+      visit(el);
+      continue;
+    }
+    expanded[top] = true;
+    for (let n = el.lastChild; n !== null; n = n.previousSibling) {
+      if (n.nodeType === 1 && !skip(n)) {
+        stack.push(n);
+        expanded.push(false);
+      }
+    }
+  }
+}
+
+/** Gathers `el`'s figures from its text and its kept children's figures. */
+function measure(el: LightElement, stats: Map<LightElement, Stats>, kept: (child: LightElement) => boolean): Stats {
+  const s = emptyStats();
+  for (let n: LightNode | null = el.firstChild; n !== null; n = n.nextSibling) {
+    if (n.nodeType === 3) {
+      addText(s, n.data);
+      continue;
+    }
+    if (!kept(n)) continue;
+    const c = stats.get(n);
+    if (c === undefined) continue;
+    const name = n.nodeName;
+    s.chars += c.chars;
+    s.linkChars += name === "A" ? c.chars : c.linkChars;
+    s.sentences += c.sentences;
+    s.commas += c.commas;
+    s.paragraphs += c.paragraphs + (name === "P" && c.chars > 0 ? 1 : 0);
+    s.images += c.images + (name === "IMG" ? 1 : 0);
+    s.listItems += c.listItems + (name === "LI" ? 1 : 0);
+    s.inputs += c.inputs + (name === "INPUT" || name === "TEXTAREA" ? 1 : 0);
+    s.embeds += c.embeds + (name === "VIDEO" || name === "AUDIO" || name === "PICTURE" ? 1 : 0);
+    s.headingChars += HEADINGS.has(name) ? c.chars : c.headingChars;
+    s.hasCode ||= c.hasCode || name === "PRE" || name === "CODE" || name === "TABLE";
+    if (INLINE.has(name)) {
+      s.inlineChars += c.inlineChars;
+      s.inlineCommas += c.inlineCommas;
+    }
+  }
+  stats.set(el, s);
+  return s;
+}
+
+interface Attempt {
+  nodes: LightElement[];
+  removed: Set<LightElement>;
+  chars: number;
+  sentences: number;
+  /** Candidate scores of the attempt's scoring pass (Readability's content score). */
+  scores: Map<LightElement, number>;
+  reason: ExtractReason;
+}
+
+/**
+ * Extracts the main content of a page parsed into a light tree (`body`, as parseLightDocument
+ * returns it). The page tree is consumed: the returned element holds nodes moved out of it.
+ * Never throws on any tree the parser builds; linear in the number of nodes.
+ */
+export function extractMainContent(body: LightElement, options: ExtractOptions): ExtractResult {
+  const hidden = new Set<LightElement>();
+  const unlikely = new Set<LightElement>();
+  const raw = new Map<LightElement, Stats>();
+  postOrder(body, () => false, (el) => measure(el, raw, () => true));
+  markFiltered(body, hidden, unlikely, raw);
+
+  let best: Attempt | null = null;
+  let firstScores = new Map<LightElement, number>();
+  for (const relaxed of [false, true]) {
+    const attempt = tryExtract(body, relaxed ? hidden : new Set([...hidden, ...unlikely]), relaxed, unlikely);
+    if (attempt === null) continue;
+    if (!relaxed) firstScores = attempt.scores;
+    if (best === null || attempt.chars > best.chars) best = attempt;
+    if (attempt.chars >= ENOUGH_CHARS || (attempt.chars >= MIN_CHARS && attempt.sentences >= MIN_SENTENCES)) break;
+  }
+  if (best === null || best.chars < MIN_CHARS || best.sentences < MIN_SENTENCES) {
+    // No article with enough text and sentences of its own: the page cleaned of furniture, if that
+    // has enough text and more than the article.
+    const page = cleanPage(body, hidden, unlikely, firstScores);
+    if (page.chars >= MIN_CHARS && page.chars > (best?.chars ?? 0)) best = page;
+  }
+  if (best === null || best.chars === 0) return { element: null, reason: "no_text" };
+  return { element: materialize(best, body, options.title), reason: best.reason };
+}
+
+/** Pre-order: hidden elements, and furniture by class/id/role (not inside tables or code). */
+function markFiltered(body: LightElement, hidden: Set<LightElement>, unlikely: Set<LightElement>, raw: Map<LightElement, Stats>): void {
+  const pageChars = raw.get(body)?.chars ?? 0;
+  // Furniture is small beside the page: an element with furniture words that holds a large part of
+  // the page's text in sentences is a wrapper ("…share-container" around the article, an unclosed
+  // <aside>), not furniture.
+  const tooBigForFurniture = (el: LightElement) => {
+    const s = raw.get(el);
+    return s !== undefined && s.chars > 0.3 * pageChars && s.sentences >= 5 && !COMMENTS.test(classAndId(el));
+  };
+  const stack: [LightElement, boolean][] = [[body, false]];
+  while (stack.length > 0) {
+    const [el, protectedContext] = stack.pop()!;
+    for (let n = el.firstChild; n !== null; n = n.nextSibling) {
+      if (n.nodeType !== 1) continue;
+      if (isHidden(n)) {
+        hidden.add(n);
+        continue;
+      }
+      if (!protectedContext && isUnlikely(n) && !tooBigForFurniture(n)) {
+        unlikely.add(n);
+        continue;
+      }
+      const name = n.nodeName;
+      stack.push([n, protectedContext || name === "TABLE" || name === "CODE" || name === "PRE"]);
+    }
+  }
+}
+
+function tryExtract(body: LightElement, skipped: Set<LightElement>, relaxed: boolean, unlikely: Set<LightElement>): Attempt | null {
+  const stats = new Map<LightElement, Stats>();
+  const scores = new Map<LightElement, number>();
+  const kept = (el: LightElement) => !skipped.has(el);
+  const initScore = (el: LightElement) => {
+    let s = scores.get(el);
+    if (s === undefined) {
+      s = (TAG_SCORE[el.nodeName] ?? 0) + classWeight(el) + (relaxed && unlikely.has(el) ? -25 : 0);
+      scores.set(el, s);
+    }
+    return s;
+  };
+  postOrder(body, (el) => skipped.has(el), (el) => {
+    const s = measure(el, stats, kept);
+    if (INLINE.has(el.nodeName) || el === body) return;
+    // What Readability scores as a paragraph: these elements with all their text, and any other
+    // block with its own (inline) text, as Readability turns such a <div> into a <p>.
+    const whole = WHOLE_TEXT_PARAGRAPHS.has(el.nodeName);
+    const chars = whole ? s.chars : s.inlineChars;
+    const commas = whole ? s.commas : s.inlineCommas;
+    if (chars < 25) return;
+    if (s.linkChars > 0 && s.linkChars > 0.66 * s.chars && commas < 2) return;
+    const contentScore = 1 + commas + Math.min(Math.floor(chars / 100), 3);
+    let level = 0;
+    for (let a = el.parentNode; a !== null && level < 5; a = a.parentNode, level++) {
+      const divider = level === 0 ? 1 : level === 1 ? 2 : level * 3;
+      scores.set(a, initScore(a) + contentScore / divider);
+      if (a === body) break;
+    }
+  });
+
+  // Final scores: discounted by link density.
+  const ranked: [LightElement, number][] = [];
+  for (const [el, raw] of scores) {
+    if (el === body) continue;
+    const s = stats.get(el);
+    if (s === undefined || s.chars === 0) continue;
+    const score = raw * (1 - s.linkChars / s.chars);
+    scores.set(el, score);
+    ranked.push([el, score]);
+  }
+  ranked.sort((a, b) => b[1] - a[1]);
+  if (ranked.length === 0) return null;
+
+  let top = ranked[0]![0];
+  const topScore = ranked[0]![1];
+  // Several strong candidates under one ancestor: the article is that ancestor (Readability).
+  const alternatives = ranked.slice(1, 6).filter(([, s]) => s / topScore >= 0.75).map(([el]) => ancestorsOf(el, body));
+  if (alternatives.length >= 3) {
+    for (let p = top.parentNode; p !== null && p !== body; p = p.parentNode) {
+      if (alternatives.filter((set) => set.has(p)).length >= 3) {
+        top = p;
+        break;
+      }
+    }
+  }
+  // Climb while the parent scores better (the article was split into scored parts).
+  let lastScore = scores.get(top) ?? 0;
+  const threshold = lastScore / 3;
+  for (let p = top.parentNode; p !== null && p !== body; p = p.parentNode) {
+    const ps = scores.get(p);
+    if (ps === undefined) continue;
+    if (ps < threshold) break;
+    if (ps > lastScore) {
+      top = p;
+      break;
+    }
+    lastScore = ps;
+  }
+  // An only child: its parent is the same content with its container's context.
+  while (top.parentNode !== null && top.parentNode !== body && elementChildCount(top.parentNode, kept) === 1) top = top.parentNode;
+
+  const nodes = joinSiblings(top, scores, stats, kept);
+  const removed = new Set<LightElement>(skipped);
+  let chars = 0;
+  let sentences = 0;
+  for (const node of nodes) {
+    const s = cleanSubtree(node, removed, unlikely, relaxed, scores);
+    chars += s.chars;
+    sentences += s.sentences;
+  }
+  return { nodes, removed, chars, sentences, scores, reason: relaxed ? "article_relaxed" : "article" };
+}
+
+function ancestorsOf(el: LightElement, stop: LightElement): Set<LightElement> {
+  const out = new Set<LightElement>();
+  for (let p = el.parentNode; p !== null && p !== stop; p = p.parentNode) out.add(p);
+  return out;
+}
+
+function elementChildCount(el: LightElement, kept: (el: LightElement) => boolean): number {
+  let n = 0;
+  for (let c = el.firstChild; c !== null; c = c.nextSibling) if (c.nodeType === 1 && kept(c)) n++;
+  return n;
+}
+
+/** The top candidate and the siblings that look like more of the article (Readability's rule). */
+function joinSiblings(top: LightElement, scores: Map<LightElement, number>, stats: Map<LightElement, Stats>, kept: (el: LightElement) => boolean): LightElement[] {
+  const parent = top.parentNode;
+  if (parent === null) return [top];
+  const topScore = scores.get(top) ?? 0;
+  const threshold = Math.max(10, topScore * 0.2);
+  const topClass = top.attributes.class ?? "";
+  const out: LightElement[] = [];
+  for (let n = parent.firstChild; n !== null; n = n.nextSibling) {
+    if (n.nodeType !== 1 || !kept(n)) continue;
+    if (n === top) {
+      out.push(n);
+      continue;
+    }
+    let bonus = 0;
+    if (topClass !== "" && n.attributes.class === topClass) bonus = topScore * 0.2;
+    const score = scores.get(n);
+    if (score !== undefined && score + bonus >= threshold) {
+      out.push(n);
+      continue;
+    }
+    const s = stats.get(n);
+    if (s === undefined || s.chars === 0) continue;
+    const density = s.linkChars / s.chars;
+    if (n.nodeName === "P" || (!INLINE.has(n.nodeName) && s.inlineChars === s.chars)) {
+      if ((s.chars > 80 && density < 0.25) || (s.chars <= 80 && density === 0 && s.sentences > 0)) out.push(n);
+    }
+  }
+  return out;
+}
+
+/** A table that holds data rather than layout (Readability's rule, simplified). */
+function isDataTable(el: LightElement, s: Stats): boolean {
+  if (el.attributes.role === "presentation") return false;
+  let rows = 0;
+  let cells = 0;
+  let marked = false;
+  let nested = false;
+  const skipNested = (c: LightElement) => {
+    if (c.nodeName !== "TABLE") return false;
+    nested = true;
+    return true;
+  };
+  postOrder(el, skipNested, (c) => {
+    const name = c.nodeName;
+    if (name === "TR") rows++;
+    else if (name === "TD" || name === "TH") cells++;
+    if (name === "TH" || name === "CAPTION" || name === "THEAD") marked = true;
+  });
+  if (nested) return false;
+  return marked || rows >= 10 || cells > 10 || (rows > 1 && s.linkChars < 0.5 * s.chars);
+}
+
+/**
+ * Cleans one subtree of the article in a post-order walk, adding what goes to `removed`, and
+ * returns the subtree's figures after cleaning. Linear: each element is measured once, from its
+ * already-cleaned children.
+ */
+function cleanSubtree(root: LightElement, removed: Set<LightElement>, unlikely: Set<LightElement>, relaxed: boolean, scores: Map<LightElement, number>): Stats {
+  const stats = new Map<LightElement, Stats>();
+  const kept = (el: LightElement) => !removed.has(el);
+  postOrder(root, (el) => removed.has(el), (el) => {
+    const s = measure(el, stats, kept);
+    if (el === root) return;
+    if ((relaxed && unlikely.has(el) && s.chars < 4 * META_MAX_CHARS) || shouldRemove(el, s, scores.get(el) ?? 0)) removed.add(el);
+  });
+  const s = stats.get(root) ?? emptyStats();
+  dropLinkListTails(root, removed, stats);
+  return s;
+}
+
+function shouldRemove(el: LightElement, s: Stats, contentScore: number): boolean {
+  const name = el.nodeName;
+  if (name === "INPUT" || name === "TEXTAREA" || name === "LABEL") return true;
+  const weight = classWeight(el);
+  if (HEADINGS.has(name)) return weight < 0 && s.chars < META_MAX_CHARS;
+  const match = classAndId(el);
+  if (s.chars < META_MAX_CHARS && match !== "" && META_LIKE.test(match) && !POSITIVE.test(match)) return true;
+  if (!CONDITIONAL.has(name)) return false;
+  if (name === "TABLE" && isDataTable(el, s)) return false;
+  if (s.hasCode && (name === "PRE" || name === "CODE")) return false;
+  // Furniture words weigh against an element, unless it holds article-like text in quantity
+  // (generic builder classes such as "…-widget-container" wrap article text too).
+  if (weight + contentScore < 0 && (s.commas < 10 || s.sentences < 5)) return true;
+  if (s.chars === 0) return s.images === 0 && s.embeds === 0 && name !== "TD";
+  if (s.commas >= 10) return false;
+  const density = s.linkChars / s.chars;
+  const isList = name === "UL" || name === "OL" || name === "DL";
+  if (s.images > 1 && s.paragraphs / s.images < 0.5 && s.chars < 200) return true;
+  if (!isList && s.listItems - 100 > s.paragraphs) return true;
+  if (s.inputs > Math.floor(s.paragraphs / 3)) return true;
+  if (!isList && s.headingChars / s.chars < 0.9 && s.chars < 25 && (s.images === 0 || s.images > 2) && name !== "P" && name !== "TD" && name !== "SPAN") return true;
+  if (name === "P" || name === "SPAN" || name === "TD") return density > 0.8 && s.sentences === 0 && s.chars < 300;
+  if (!isList && weight < 25 && density > 0.2 && s.sentences < 3) return true;
+  if (isList && density > 0.5 && s.sentences < 2) return true;
+  if (weight >= 25 && density > 0.5) return true;
+  if ((s.embeds === 1 && s.chars < 75) || s.embeds > 1) return s.chars < 75;
+  return false;
+}
+
+/**
+ * A heading that introduces a link list ("Related", "More from …") at the top level of the
+ * article goes with the link-heavy block after it; trailing headings with nothing after them go.
+ */
+function dropLinkListTails(root: LightElement, removed: Set<LightElement>, stats: Map<LightElement, Stats>): void {
+  let last: LightElement | null = null;
+  for (let n = root.firstChild; n !== null; n = n.nextSibling) {
+    if (n.nodeType !== 1 || removed.has(n)) continue;
+    if (HEADINGS.has(n.nodeName) && LINK_LIST_HEADING.test(n.textContent.trim())) {
+      removed.add(n);
+      let next = n.nextSibling;
+      while (next !== null && (next.nodeType !== 1 || removed.has(next))) next = next.nextSibling;
+      if (next !== null && next.nodeType === 1) {
+        const s = stats.get(next);
+        if (s !== undefined && s.chars > 0 && s.linkChars / s.chars > 0.3) removed.add(next);
+      }
+      continue;
+    }
+    last = n;
+  }
+  // Trailing headings with no text after them.
+  while (last !== null && HEADINGS.has(last.nodeName)) {
+    removed.add(last);
+    let prev: LightNode | null = last.previousSibling;
+    while (prev !== null && (prev.nodeType !== 1 || removed.has(prev))) prev = prev.previousSibling;
+    last = prev;
+  }
+}
+
+/** The whole page, cleaned of furniture and link-dense blocks: the fallback when no article is enough. */
+function cleanPage(body: LightElement, hidden: Set<LightElement>, unlikely: Set<LightElement>, scores: Map<LightElement, number>): Attempt {
+  const removed = new Set<LightElement>([...hidden, ...unlikely]);
+  const s = cleanSubtree(body, removed, unlikely, false, scores);
+  return { nodes: [body], removed, chars: s.chars, sentences: s.sentences, scores, reason: "page_cleaned" };
+}
+
+/** Builds the result element: the attempt's nodes without what cleaning removed, title heading first. */
+function materialize(attempt: Attempt, body: LightElement, title: string): LightElement {
+  const heading = attempt.reason === "page_cleaned" ? null : titleHeading(body, attempt, title);
+  for (const el of attempt.removed) el.parentNode?.removeChild(el);
+  const out = new LightElement("article", {});
+  if (heading !== null) {
+    heading.parentNode?.removeChild(heading);
+    out.appendChild(heading);
+  }
+  for (const node of attempt.nodes) {
+    if (node === body) {
+      while (body.firstChild !== null) out.appendChild(body.removeChild(body.firstChild));
+    } else {
+      node.parentNode?.removeChild(node);
+      out.appendChild(node);
+    }
+  }
+  return out;
+}
+
+/**
+ * The page's title heading when the article does not start with one of its own: the first `<h1>`
+ * outside the article whose text repeats the `<title>` (or is contained in it, as in
+ * "Headline | Site"), kept so the document's structure reads (issue 17, class 6).
+ */
+function titleHeading(body: LightElement, attempt: Attempt, title: string): LightElement | null {
+  const inArticle = new Set(attempt.nodes);
+  const isInside = (el: LightElement) => {
+    for (let p: LightElement | null = el; p !== null; p = p.parentNode) if (inArticle.has(p)) return true;
+    return false;
+  };
+  // A page has a handful of <h1>; a hostile one with thousands is not walked up for each.
+  const h1s = body.getElementsByTagName("h1").slice(0, 20);
+  for (const h of h1s) if (isInside(h) && !attempt.removed.has(h)) return null;
+  const wanted = normalizeTitle(title);
+  // "Headline | Site", "Site - Headline": each part of the title may be the headline.
+  const parts = wanted.split(/\s+[|–—·:»/-]\s+/).filter((p) => p.length >= 3);
+  let best: LightElement | null = null;
+  let bestRank = -1;
+  for (const h of h1s) {
+    if (attempt.removed.has(h)) continue;
+    const text = normalizeTitle(h.textContent);
+    if (text.length < 3) continue;
+    const matches = text === wanted || parts.includes(text) || (wanted.includes(text) && text.length >= 0.4 * wanted.length) || (text.includes(wanted) && wanted.length >= 0.4 * text.length);
+    if (!matches) continue;
+    // The site's name in a logo <h1> inside the page header is a part of the title too: an <h1>
+    // outside the page header ranks first, then the longer text.
+    const rank = (inPageHeader(h, attempt) ? 0 : 1_000_000) + text.length;
+    if (rank > bestRank) {
+      best = h;
+      bestRank = rank;
+    }
+  }
+  return best;
+}
+
+/** Whether `el` sits in a `<header>` or a furniture element (at most 50 levels up). */
+function inPageHeader(el: LightElement, attempt: Attempt): boolean {
+  let level = 0;
+  for (let p = el.parentNode; p !== null && level < 50; p = p.parentNode, level++) {
+    if (p.nodeName === "HEADER" || attempt.removed.has(p)) return true;
+  }
+  return false;
+}
+
+function normalizeTitle(text: string): string {
+  return text.replace(/\s+/g, " ").trim().toLowerCase();
+}

@@ -1,0 +1,36 @@
+/**
+ * The general boilerplate vocabulary of the main-content extractor: words that page authors use in
+ * class names, ids and roles for page furniture, across sites and frameworks. None names a site.
+ * Most come from Mozilla Readability 0.6 (Apache-2.0) and trafilatura 2.2 (Apache-2.0), which
+ * collected them over years of real pages.
+ */
+
+/** Elements whose class/id says "not the article" (removed before scoring, unless {@link MAYBE_CANDIDATE} also matches). */
+export const UNLIKELY_CANDIDATE =
+  /-ad-|ai2html|banner|breadcrumb|combx|comment|community|cover-wrap|disqus|extra|footer|gdpr|header|legends|menu|related|remark|replies|rss|shoutbox|sidebar|skyscraper|social|sponsor|supplemental|ad-break|agegate|pagination|pager|popup|yom-remote|cookie|consent|newsletter|subscri|share|sharing|teaser-list|recommend|taboola|outbrain|paywall|login|signup/i;
+
+/** Words that keep an element otherwise matching {@link UNLIKELY_CANDIDATE} ("article-header", "main-menu-content"). */
+export const MAYBE_CANDIDATE = /and|article|body|column|content|main|mathjax|shadow/i;
+
+/** Furniture words that {@link MAYBE_CANDIDATE} does not rescue ("comments-content", "share-body"). */
+export const ALWAYS_UNLIKELY = /comment|disqus|replies|share|sharing|social|related|recommend|cookie|consent|newsletter|taboola|outbrain/i;
+
+/** Roles of page furniture (WAI-ARIA landmark and widget roles). */
+export const UNLIKELY_ROLES: ReadonlySet<string> = new Set(["menu", "menubar", "complementary", "navigation", "alert", "alertdialog", "dialog", "banner", "contentinfo", "search"]);
+
+/** Class/id words of article bodies: raise an element's weight by 25. */
+export const POSITIVE = /article|body|content|entry|hentry|h-entry|main|page|post|text|blog|story|beitrag|artikel|inhalt/i;
+
+/** Class/id words of page furniture: lower an element's weight by 25. */
+export const NEGATIVE =
+  /-ad-|hidden|^hid$| hid$| hid |^hid |banner|combx|comment|com-|contact|footer|gdpr|masthead|media|meta|outbrain|promo|related|scroll|share|shoutbox|sidebar|skyscraper|sponsor|shopping|tags|tagcloud|widget|byline|author|dateline|credit|caption|breadcrumb|social|newsletter|teaser|recommend|more-|read-more|also|popular|trending|pagination/i;
+
+/** Text of a heading that introduces link lists rather than article text ("Related articles", "More from"). */
+export const LINK_LIST_HEADING =
+  /^(?:related|more (?:from|on|in|stories|articles|news)|read (?:more|also|next)|see also|you (?:may|might) (?:also )?like|recommended|popular|trending|most (?:read|popular|viewed)|latest|tags?|share|follow us|auch interessant|das könnte sie auch interessieren|mehr (?:zum thema|zu|aus|von)|weitere (?:artikel|beiträge|themen|nachrichten|informationen)|verwandte|ähnliche|beliebte|meistgelesen|teilen|schlagwörter|themen|lesen sie auch|à lire aussi|lire aussi|sur le même sujet|articles? similaires?|partager|leer más|te puede interesar|noticias relacionadas|compartir|zobacz też|czytaj także|podobne)\b/i;
+
+/** Inline (phrasing) elements: their text is part of the enclosing block's paragraph text. */
+export const INLINE_TAGS: ReadonlySet<string> = new Set([
+  "a", "abbr", "b", "bdi", "bdo", "big", "br", "cite", "code", "data", "del", "dfn", "em", "font", "i", "img", "ins", "kbd",
+  "label", "mark", "nobr", "q", "s", "samp", "small", "span", "strike", "strong", "sub", "sup", "time", "tt", "u", "var", "wbr",
+]);
