@@ -98,16 +98,27 @@ function orderedLines(page: PdfPageText): Line[] {
     else right.push(run);
   }
   // Spanning lines cut the page into bands; each band is read left column first, then right.
+  // toLines orders top to bottom, so a line's band is the number of spanning lines above it
+  // (a binary search), and each column's lines arrive band by band.
   const spanLines = toLines(spanning);
-  const bands = spanLines.length + 1;
-  const bandOf = (y: number) => spanLines.filter((line) => line.y > y).length;
-  const leftLines = toLines(left);
-  const rightLines = toLines(right);
+  const bandOf = (y: number) => {
+    let lo = 0;
+    let hi = spanLines.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (spanLines[mid]!.y > y) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
+  const bands: Line[][] = Array.from({ length: spanLines.length + 1 }, () => []);
+  for (const line of [...toLines(left), ...toLines(right)]) bands[bandOf(line.y)]!.push(line);
+  // Concatenated without spreading into push(): a page can hold more lines than a call takes arguments.
   const out: Line[] = [];
-  for (let band = 0; band < bands; band++) {
-    if (band > 0) out.push(spanLines[band - 1]!);
-    out.push(...leftLines.filter((l) => bandOf(l.y) === band), ...rightLines.filter((l) => bandOf(l.y) === band));
-  }
+  bands.forEach((band, i) => {
+    if (i > 0) out.push(spanLines[i - 1]!);
+    for (const line of band) out.push(line);
+  });
   return out;
 }
 
