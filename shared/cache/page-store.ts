@@ -40,6 +40,8 @@ export interface SnapshotMeta {
   truncated?: boolean;
   /** The origin's own token count (`x-markdown-tokens`) of a Markdown answer. */
   originTokens?: number | null;
+  /** The format HTML was written in (part of the snapshot key too). */
+  format: "markdown" | "text";
 }
 
 /** A chunk of the content: `[start, end)` in UTF-16 code units and the SHA-256 of its UTF-8 bytes. */
@@ -161,6 +163,8 @@ const metaSchema = z.object({
   extractor: z.enum(["readability", "full", "pdf", "origin-markdown"]).nullable(),
   truncated: z.boolean().optional(),
   originTokens: z.number().int().min(0).nullable().optional(),
+  // Snapshots written before `format` existed were Markdown.
+  format: z.enum(["markdown", "text"]).default("markdown"),
 });
 const chunksSchema = z.array(z.tuple([z.number().int().min(0), z.number().int().min(0), hex64]));
 

@@ -22,7 +22,7 @@ import type { FetchRequest, FetchResponse } from "./schema";
  * Bumped whenever the conversion changes its output, so snapshots made by an older conversion
  * are never served as if made by the current one.
  */
-export const CONVERSION_VERSION = "1";
+export const CONVERSION_VERSION = "2";
 
 export interface FetchObservation {
   cache: "hit" | "miss" | "bypass";
@@ -56,10 +56,11 @@ export const POST_FETCH_RESERVE_MS = 3_000;
 export async function fetchPage(request: FetchRequest, deps: FetchServiceDeps): Promise<{ body: FetchResponse; observation: FetchObservation }> {
   // The URL policy runs before the cache: a refused URL is refused even if a snapshot exists.
   const url = checkUrl(request.url, deps.policy);
-  const urlKey = cacheKeyFor(url, `${request.main_content ? "main" : "full"}:v${CONVERSION_VERSION}`);
+  // A snapshot belongs to its url, main_content and format (and the conversion that made it).
+  const urlKey = cacheKeyFor(url, `${request.main_content ? "main" : "full"}:${request.format}:v${CONVERSION_VERSION}`);
   let origin: { ms: number; bytes: number } | undefined;
   const produce = async () => {
-    const produced = await produceSnapshot(url, request.main_content, deps);
+    const produced = await produceSnapshot(url, request.main_content, request.format, deps);
     origin = produced.origin;
     return { content: produced.content, meta: produced.meta };
   };
@@ -99,6 +100,7 @@ export async function fetchPage(request: FetchRequest, deps: FetchServiceDeps): 
     extractor: meta.extractor,
     truncated: meta.truncated ?? false,
     origin_tokens: meta.originTokens ?? null,
+    format: meta.format,
     total_chars: manifest.totalChars,
     start,
     end,
@@ -135,6 +137,7 @@ function checkStart(start: number, total: number): void {
 async function produceSnapshot(
   url: URL,
   mainContent: boolean,
+  format: FetchRequest["format"],
   deps: FetchServiceDeps,
 ): Promise<{ content: string; meta: SnapshotMeta; origin: { ms: number; bytes: number } }> {
   const { deadline } = deps;
@@ -173,8 +176,8 @@ async function produceSnapshot(
   }
   const contentType = response.headers["content-type"];
   const rendered = isPdf(response.body, parseContentType(contentType).mediaType)
-    ? await renderPdfDocument(response.body, { maxPages: deps.pdfMaxPages, timeoutMs: remainingMs(), format: "markdown" })
-    : { ...renderDocument({ body: response.body, contentType, finalUrl: response.finalUrl, mainContent }), truncated: false };
+    ? await renderPdfDocument(response.body, { maxPages: deps.pdfMaxPages, timeoutMs: remainingMs(), format })
+    : { ...renderDocument({ body: response.body, contentType, finalUrl: response.finalUrl, mainContent, format }), truncated: false };
   return {
     content: rendered.content,
     meta: {
@@ -188,6 +191,7 @@ async function produceSnapshot(
       extractor: rendered.extractor,
       truncated: rendered.truncated,
       originTokens: rendered.extractor === "origin-markdown" ? parseMarkdownTokens(response.headers["x-markdown-tokens"]) : null,
+      format,
     },
     origin: { ms: response.elapsedMs, bytes: response.body.length },
   };
