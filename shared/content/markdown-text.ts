@@ -11,8 +11,11 @@
  * costs linear time, not quadratic.
  */
 function inlineText(line: string): string {
+  // Backslash-escaped punctuation is hidden first (as private-use characters) so no rule below
+  // takes it for syntax, then restored as the plain character.
+  const hidden = line.replace(/\\([!-/:-@[-`{-~])/g, (_m, ch: string) => String.fromCharCode(0xe000 + ch.charCodeAt(0)));
   return (
-    line
+    hidden
       // Images (inline and reference) carry no text an agent reads.
       .replace(/!\[[^\]]{0,500}\]\([^)]{0,500}\)/g, "")
       .replace(/!\[[^\]]{0,500}\]\[[^\]]{0,500}\]/g, "")
@@ -26,8 +29,7 @@ function inlineText(line: string): string {
       .replace(/(^|[^\p{L}\p{N}_])(___|__|_)(\S(?:.{0,500}?\S)?)\2(?![\p{L}\p{N}_])/gu, "$1$3")
       // Inline HTML tags (the text between them stays).
       .replace(/<\/?[A-Za-z][A-Za-z0-9-]{0,50}(?:\s[^<>]{0,500})?\/?>/g, "")
-      // Backslash escapes.
-      .replace(/\\([!-/:-@[-`{-~])/g, "$1")
+      .replace(/[\ue000-\ue07f]/g, (ch) => String.fromCharCode(ch.charCodeAt(0) - 0xe000))
   );
 }
 
@@ -61,7 +63,7 @@ export function markdownToText(markdown: string): string {
     // Link reference definitions hold only targets.
     if (/^ {0,3}\[[^\]]+\]:\s*\S/.test(line)) continue;
     // Table delimiter rows; table rows become their cells, separated by spaces.
-    if (/^ *\|? *:?-{3,}:? *(\| *:?-{3,}:? *)*\|? *$/.test(line)) continue;
+    if (/^ *\|? *:?-+:? *(\| *:?-+:? *)*\|? *$/.test(line) && line.includes("|")) continue;
     let text = line
       .replace(/^ {0,3}#{1,6}[ \t]+(.*?)[ \t]*#*[ \t]*$/, "$1")
       .replace(/^ {0,3}(>[ \t]?)+/, "")
@@ -70,5 +72,6 @@ export function markdownToText(markdown: string): string {
     out.push(inlineText(text).trimEnd());
   }
   // Runs of blank lines become one; the text ends with one newline.
-  return out.join("\n").replace(/\n{3,}/g, "\n\n").trim() + "\n";
+  const text = out.join("\n").replace(/\n{3,}/g, "\n\n").trim();
+  return text === "" ? "" : `${text}\n`;
 }

@@ -63,6 +63,17 @@ describe("PDFs through the /fetch handler", () => {
     expect(json.content).toContain("Left one left two\n\nRight one right two");
   });
 
+  it("applies format text to a PDF and to the site's Markdown", async () => {
+    app.setSite({
+      "/t.pdf": serve("application/pdf", await textPdf([{ lines: [{ text: "Big Heading", y: 740, size: 24 }, ...bodyLines(["Plain body words."])] }])),
+      "/t.md": serve("text/markdown", "# Title\n\nSome **bold** [link](https://x.example/).\n"),
+    });
+    const pdf = await app.post({ url: "https://site.example.com/t.pdf", format: "text" });
+    expect(pdf.json).toMatchObject({ format: "text", extractor: "pdf", content: "[page 1]\n\nBig Heading\n\nPlain body words.\n" });
+    const md = await app.post({ url: "https://site.example.com/t.md", format: "text" });
+    expect(md.json).toMatchObject({ format: "text", extractor: "origin-markdown", title: "Title", content: "Title\n\nSome bold link.\n" });
+  });
+
   it("gives the first pages of a PDF over WEBGATE_PDF_MAX_PAGES and says so", async () => {
     await start({ WEBGATE_PDF_MAX_PAGES: "3" });
     app.setSite({ "/long.pdf": serve("application/pdf", await manyPagesPdf(10)) });
