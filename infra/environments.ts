@@ -4,6 +4,7 @@
  * with zod at synth time so a typo fails before anything reaches CloudFormation.
  */
 import * as z from "zod";
+import { DEFAULTS } from "../shared/config";
 import { PROVIDER_NAMES } from "../shared/search/schema";
 
 /** API Gateway's hard integration timeout for REST APIs (seconds). */
@@ -51,6 +52,10 @@ export const environmentSettingsSchema = z
       cacheTtlS: z.number().int().min(60).max(604_800),
       allowedDomains: domainList,
       blockedDomains: domainList,
+      /** robots.txt policy (WEBGATE_ROBOTS); respected unless an environment says otherwise. */
+      robots: z.enum(["respect", "ignore"]).default(DEFAULTS.robots),
+      /** Pages of a PDF read at most (WEBGATE_PDF_MAX_PAGES). */
+      pdfMaxPages: z.number().int().min(1).max(10_000).default(DEFAULTS.pdfMaxPages),
     }),
     search: functionSettings.extend({
       provider: z.enum(PROVIDER_NAMES).optional(),

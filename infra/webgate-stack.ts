@@ -14,6 +14,7 @@ import * as logs from "aws-cdk-lib/aws-logs";
 import type { Construct } from "constructs";
 import { ENV } from "../shared/config";
 import { Api } from "./constructs/api";
+import { pdfWorkerCommands } from "./bundling";
 import { ApiFunction } from "./constructs/api-function";
 import { DnsFirewall } from "./constructs/dns-firewall";
 import { Network } from "./constructs/network";
@@ -122,7 +123,11 @@ export class WebgateStack extends Stack {
         [ENV.ALLOWED_DOMAINS]: s.fetch.allowedDomains.join(","),
         [ENV.BLOCKED_DOMAINS]: s.fetch.blockedDomains.join(","),
         [ENV.RENDER_FUNCTION_NAME]: this.renderFunction.function.functionName,
+        [ENV.ROBOTS]: s.fetch.robots,
+        [ENV.PDF_MAX_PAGES]: String(s.fetch.pdfMaxPages),
       },
+      // The PDF reader's worker and pdf.js ship beside index.mjs, outside the handler's bundle.
+      afterBundling: pdfWorkerCommands,
     });
     this.pageTable.grantItemReadWrite(this.fetchFunction.function);
     // The fetch function may invoke the render function (its unqualified ARN only: no versions or

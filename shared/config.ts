@@ -19,6 +19,9 @@ export const ENV = {
   BLOCKED_CIDRS: "WEBGATE_BLOCKED_CIDRS",
   ALLOW_LOCALHOST: "WEBGATE_ALLOW_LOCALHOST",
   URL_SECRET_CHECK: "WEBGATE_URL_SECRET_CHECK",
+  // Reach (issue 12): robots.txt policy and the PDF page cap.
+  ROBOTS: "WEBGATE_ROBOTS",
+  PDF_MAX_PAGES: "WEBGATE_PDF_MAX_PAGES",
   // Page store.
   TABLE_NAME: "WEBGATE_TABLE_NAME",
   DYNAMODB_ENDPOINT: "WEBGATE_DYNAMODB_ENDPOINT",
@@ -55,6 +58,8 @@ export const DEFAULTS = {
   maxResponseBytes: 5_242_880,
   maxRedirects: 5,
   allowedPorts: [80, 443],
+  robots: "respect" as "respect" | "ignore",
+  pdfMaxPages: 500,
   cacheTtlSeconds: 3_600,
   tableName: "webgate-pages",
   port: 8787,
@@ -109,6 +114,13 @@ const envSchema = z.object({
     .toLowerCase()
     .pipe(z.enum(["refuse", "flag", "off"], { error: `${ENV.URL_SECRET_CHECK} must be refuse, flag or off` }))
     .optional(),
+  [ENV.ROBOTS]: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .pipe(z.enum(["respect", "ignore"], { error: `${ENV.ROBOTS} must be respect or ignore` }))
+    .optional(),
+  [ENV.PDF_MAX_PAGES]: intInRange(ENV.PDF_MAX_PAGES, 1, 10_000).optional(),
   [ENV.TABLE_NAME]: optionalNonEmpty.optional(),
   [ENV.DYNAMODB_ENDPOINT]: optionalNonEmpty.optional(),
   [ENV.CACHE_TTL_S]: intInRange(ENV.CACHE_TTL_S, 60, 604_800).optional(),
@@ -155,6 +167,10 @@ export interface WebgateConfig {
     allowLocalhost: boolean;
     /** What /fetch does with a URL whose path or query looks like it carries a key or token. */
     urlSecretCheck: "refuse" | "flag" | "off";
+    /** robots.txt: `respect` checks every origin request against it (RFC 9309); `ignore` skips it. */
+    robots: "respect" | "ignore";
+    /** Pages of a PDF read at most; the rest is reported as `truncated`. */
+    pdfMaxPages: number;
   };
   store: {
     tableName: string;
@@ -226,6 +242,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       blockedCidrs: e[ENV.BLOCKED_CIDRS] ?? [],
       allowLocalhost: e[ENV.ALLOW_LOCALHOST] ?? false,
       urlSecretCheck: e[ENV.URL_SECRET_CHECK] ?? "flag",
+      robots: e[ENV.ROBOTS] ?? DEFAULTS.robots,
+      pdfMaxPages: e[ENV.PDF_MAX_PAGES] ?? DEFAULTS.pdfMaxPages,
     },
     store: {
       tableName: e[ENV.TABLE_NAME] ?? DEFAULTS.tableName,

@@ -54,6 +54,8 @@ export interface ApiFunctionProps {
    * an npm package, such as a Lambda-packaged Chromium). @default none
    */
   nodeModules?: string[];
+  /** Shell commands NodejsFunction runs after bundling, to add files to the asset (the PDF worker). */
+  afterBundling?: (inputDir: string, outputDir: string) => string[];
 }
 
 export class ApiFunction extends Construct {
@@ -157,6 +159,9 @@ export class ApiFunction extends Construct {
         ...(props.nodeModules && props.nodeModules.length > 0 ? { nodeModules: [...props.nodeModules] } : {}),
         // NodejsFunction has no alias prop; esbuildArgs passes each as `--alias:from=to`.
         esbuildArgs: { "--alias": Object.entries(FUNCTION_BUNDLING.alias).map(([from, to]) => `${from}=${to}`) },
+        ...(props.afterBundling === undefined
+          ? {}
+          : { commandHooks: { beforeBundling: () => [], beforeInstall: () => [], afterBundling: props.afterBundling } }),
       },
     });
     Validations.of(this.function).acknowledge({

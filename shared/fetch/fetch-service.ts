@@ -2,18 +2,22 @@
  * /fetch: the guarded fetch, conversion and paging from a stored snapshot, without any
  * transport concerns. Everything it talks to comes in through {@link FetchServiceDeps}.
  */
-import type { Deadline } from "../deadline";
+import { createDeadline, type Deadline } from "../deadline";
 import { WebgateError, isWebgateError } from "../errors";
 import type { SnapshotCache, Clock } from "../cache/snapshot-cache";
 import type { SnapshotManifest, SnapshotMeta } from "../cache/page-store";
 import { cacheKeyFor } from "../cache/cache-key";
 import { paginate } from "../content/paginate";
+import { parseContentType } from "../content/decode";
+import { parseMarkdownTokens } from "../content/origin-markdown";
+import { isPdf, renderPdfDocument } from "../content/pdf";
 import { renderDocument } from "../content/render";
 import { checkUrl } from "../guard/url-policy";
 import { findUrlSecret, type UrlSecretKind } from "../guard/url-secret";
 import type { GuardPolicy } from "../guard/policy";
 import type { GuardedClient } from "../guard/guarded-get";
 import type { RenderedPage } from "../render/renderer";
+import { botProtectionMessage, detectBotProtection } from "./bot-protection";
 import type { FetchRequest, FetchResponse, RenderMode } from "./schema";
 
 /**
@@ -46,6 +50,11 @@ export interface FetchServiceDeps {
   deadline?: Deadline;
   /** `WEBGATE_URL_SECRET_CHECK`; absent: off. */
   urlSecretCheck?: "refuse" | "flag" | "off";
+  /** robots.txt, checked before the page and each redirect hop are requested. */
+  robots: { check(url: URL, signal?: AbortSignal): Promise<void> };
+  /** The whole origin exchange (robots.txt, the page, reading a PDF) also fits in this. */
+  timeoutMs: number;
+  pdfMaxPages: number;
 }
 
 /**
@@ -113,6 +122,8 @@ export async function fetchPage(request: FetchRequest, deps: FetchServiceDeps): 
     charset: meta.charset,
     title: meta.title,
     extractor: meta.extractor,
+    truncated: meta.truncated ?? false,
+    origin_tokens: meta.originTokens ?? null,
     format: meta.format,
     total_chars: manifest.totalChars,
     start,
@@ -156,7 +167,7 @@ type Format = FetchRequest["format"];
 async function produceSnapshot(url: URL, mainContent: boolean, format: Format, render: RenderMode, deps: FetchServiceDeps): Promise<Produced> {
   if (render === "always") return renderedSnapshot(url, mainContent, format, deps);
   try {
-    return await plainSnapshot(url, mainContent, format, deps.guarded, deps.deadline);
+    return await plainSnapshot(url, mainContent, format, deps);
   } catch (error) {
     // "auto": the plain fetch found an application shell whose text scripts would write.
     if (render === "auto" && isJsRequired(error)) return renderedSnapshot(url, mainContent, format, deps);
@@ -196,6 +207,8 @@ async function renderedSnapshot(url: URL, mainContent: boolean, format: Format, 
       charset: converted.charset,
       title: converted.title,
       extractor: converted.extractor,
+      truncated: page.truncated !== null && page.truncated !== undefined,
+      originTokens: null,
       format,
       rendered: page.rendered,
       renderTruncated: page.truncated,
@@ -204,22 +217,39 @@ async function renderedSnapshot(url: URL, mainContent: boolean, format: Format, 
   };
 }
 
-async function plainSnapshot(url: URL, mainContent: boolean, format: Format, guarded: GuardedClient, deadline: Deadline | undefined): Promise<Produced> {
-  const origin = deadline?.within({ reserveMs: Math.min(POST_FETCH_RESERVE_MS, deadline.remainingMs() / 4) });
+async function plainSnapshot(url: URL, mainContent: boolean, format: Format, deps: FetchServiceDeps): Promise<Produced> {
+  const { deadline } = deps;
+  const started = performance.now();
+  // Time left for the origin side: the fetch limit, and the request's deadline less the reserve
+  // kept for the conversion, the store write and the answer.
+  const remainingMs = () => {
+    const own = deps.timeoutMs - (performance.now() - started);
+    const request = deadline === undefined ? Number.POSITIVE_INFINITY : deadline.remainingMs() - Math.min(POST_FETCH_RESERVE_MS, deadline.remainingMs() / 4);
+    return Math.max(1, Math.round(Math.min(own, request)));
+  };
+  const origin = createDeadline(remainingMs(), deadline === undefined ? {} : { signal: deadline.signal });
   let response;
   try {
-    response = await guarded.get(url.href, origin === undefined ? {} : { signal: origin.signal });
+    response = await deps.guarded.get(url.href, {
+      signal: origin.signal,
+      // The URL and every redirect hop (another host's too) are checked against their host's
+      // robots.txt before they are requested, after the guard accepted them.
+      beforeRequest: (next) => deps.robots.check(next, deadline?.signal),
+    });
   } finally {
-    origin?.dispose();
+    origin.dispose();
+  }
+  const blocked = detectBotProtection(response);
+  if (blocked !== null) {
+    throw new WebgateError("blocked_by_bot_protection", botProtectionMessage(blocked, response.status), {
+      details: { upstream_status: response.status, ...(blocked.vendor === null ? {} : { vendor: blocked.vendor }) },
+    });
   }
   checkStatus(response.status);
-  const rendered = renderDocument({
-    body: response.body,
-    contentType: response.headers["content-type"],
-    finalUrl: response.finalUrl,
-    mainContent,
-    format,
-  });
+  const contentType = response.headers["content-type"];
+  const rendered = isPdf(response.body, parseContentType(contentType).mediaType)
+    ? await renderPdfDocument(response.body, { maxPages: deps.pdfMaxPages, timeoutMs: remainingMs(), format })
+    : { ...renderDocument({ body: response.body, contentType, finalUrl: response.finalUrl, mainContent, format }), truncated: false };
   return {
     content: rendered.content,
     meta: {
@@ -231,6 +261,8 @@ async function plainSnapshot(url: URL, mainContent: boolean, format: Format, gua
       charset: rendered.charset,
       title: rendered.title,
       extractor: rendered.extractor,
+      truncated: rendered.truncated,
+      originTokens: rendered.extractor === "origin-markdown" ? parseMarkdownTokens(response.headers["x-markdown-tokens"]) : null,
       format,
     },
     origin: { ms: response.elapsedMs, bytes: response.body.length },
