@@ -17,7 +17,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ["shared/config.ts", "scripts/**", "test/**", "infra/**", "vitest.config.ts"],
+    files: ["shared/config.ts", "scripts/**", "test/**", "infra/**", "vitest.config.ts", "vitest.render.config.ts"],
     rules: { "no-restricted-properties": "off" },
   },
   {
@@ -33,5 +33,11 @@ export default tseslint.config(
       "@typescript-eslint/no-unsafe-call": "off",
     },
   },
-  { files: ["**/*.js"], ...tseslint.configs.disableTypeChecked },
+  { files: ["**/*.js", "**/*.cjs"], ...tseslint.configs.disableTypeChecked },
+  {
+    // Inline Lambda code (infra/custom-resources): CommonJS on the Lambda Node.js runtime.
+    files: ["**/*.cjs"],
+    languageOptions: { sourceType: "commonjs", globals: { require: "readonly", module: "writable", fetch: "readonly" } },
+    rules: { "@typescript-eslint/no-require-imports": "off" },
+  },
 );

@@ -5,7 +5,8 @@ export default defineConfig({
     include: ["test/**/*.test.ts"],
     // The reliability suite's load part runs only under `npm run test:reliability`
     // (vitest.reliability.config.ts); its fast part runs here too.
-    exclude: ["**/node_modules/**", "test/**/*.load.test.ts"],
+    // The rendering suite (a real Chromium) runs under `npm run test:render` (vitest.render.config.ts).
+    exclude: ["**/node_modules/**", "test/**/*.load.test.ts", "test/render/**"],
     globalSetup: ["test/reliability/summary-setup.ts"],
     environment: "node",
     testTimeout: 20_000,

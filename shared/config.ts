@@ -18,6 +18,10 @@ export const ENV = {
   ALLOWED_PORTS: "WEBGATE_ALLOWED_PORTS",
   BLOCKED_CIDRS: "WEBGATE_BLOCKED_CIDRS",
   ALLOW_LOCALHOST: "WEBGATE_ALLOW_LOCALHOST",
+  URL_SECRET_CHECK: "WEBGATE_URL_SECRET_CHECK",
+  // Reach (issue 12): robots.txt policy and the PDF page cap.
+  ROBOTS: "WEBGATE_ROBOTS",
+  PDF_MAX_PAGES: "WEBGATE_PDF_MAX_PAGES",
   // Page store.
   TABLE_NAME: "WEBGATE_TABLE_NAME",
   DYNAMODB_ENDPOINT: "WEBGATE_DYNAMODB_ENDPOINT",
@@ -36,6 +40,11 @@ export const ENV = {
   ANTHROPIC_MODEL: "WEBGATE_ANTHROPIC_MODEL",
   OLLAMA_ENDPOINT: "WEBGATE_OLLAMA_ENDPOINT",
   SEARCH_ORDER: "WEBGATE_SEARCH_ORDER",
+  // Rendering (`render`).
+  RENDER_WAIT_MS: "WEBGATE_RENDER_WAIT_MS",
+  RENDER_CONCURRENCY: "WEBGATE_RENDER_CONCURRENCY",
+  CHROMIUM_PATH: "WEBGATE_CHROMIUM_PATH",
+  RENDER_FUNCTION_NAME: "WEBGATE_RENDER_FUNCTION_NAME",
   // Local server only.
   API_KEYS: "WEBGATE_API_KEYS",
   PORT: "PORT",
@@ -49,6 +58,8 @@ export const DEFAULTS = {
   maxResponseBytes: 5_242_880,
   maxRedirects: 5,
   allowedPorts: [80, 443],
+  robots: "respect" as "respect" | "ignore",
+  pdfMaxPages: 500,
   cacheTtlSeconds: 3_600,
   tableName: "webgate-pages",
   port: 8787,
@@ -58,6 +69,8 @@ export const DEFAULTS = {
   anthropicModel: "claude-haiku-4-5",
   ollamaEndpoint: "https://ollama.com",
   searchOrder: ["brave", "tavily", "searxng", "ollama", "anthropic"],
+  renderWaitMs: 5_000,
+  renderConcurrency: 2,
 } as const;
 
 const intInRange = (name: string, min: number, max: number) =>
@@ -95,6 +108,19 @@ const envSchema = z.object({
   [ENV.ALLOWED_PORTS]: list.optional(),
   [ENV.BLOCKED_CIDRS]: list.optional(),
   [ENV.ALLOW_LOCALHOST]: bool(ENV.ALLOW_LOCALHOST).optional(),
+  [ENV.URL_SECRET_CHECK]: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .pipe(z.enum(["refuse", "flag", "off"], { error: `${ENV.URL_SECRET_CHECK} must be refuse, flag or off` }))
+    .optional(),
+  [ENV.ROBOTS]: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .pipe(z.enum(["respect", "ignore"], { error: `${ENV.ROBOTS} must be respect or ignore` }))
+    .optional(),
+  [ENV.PDF_MAX_PAGES]: intInRange(ENV.PDF_MAX_PAGES, 1, 10_000).optional(),
   [ENV.TABLE_NAME]: optionalNonEmpty.optional(),
   [ENV.DYNAMODB_ENDPOINT]: optionalNonEmpty.optional(),
   [ENV.CACHE_TTL_S]: intInRange(ENV.CACHE_TTL_S, 60, 604_800).optional(),
@@ -111,6 +137,10 @@ const envSchema = z.object({
   [ENV.ANTHROPIC_MODEL]: optionalNonEmpty.optional(),
   [ENV.OLLAMA_ENDPOINT]: optionalNonEmpty.optional(),
   [ENV.SEARCH_ORDER]: list.optional(),
+  [ENV.RENDER_WAIT_MS]: intInRange(ENV.RENDER_WAIT_MS, 0, 30_000).optional(),
+  [ENV.RENDER_CONCURRENCY]: intInRange(ENV.RENDER_CONCURRENCY, 1, 16).optional(),
+  [ENV.CHROMIUM_PATH]: optionalNonEmpty.optional(),
+  [ENV.RENDER_FUNCTION_NAME]: optionalNonEmpty.optional(),
   [ENV.API_KEYS]: list.optional(),
   [ENV.PORT]: intInRange(ENV.PORT, 0, 65_535).optional(),
 });
@@ -135,6 +165,12 @@ export interface WebgateConfig {
     /** Extra address ranges to refuse on top of the built-in policy (validated by the guard). */
     blockedCidrs: string[];
     allowLocalhost: boolean;
+    /** What /fetch does with a URL whose path or query looks like it carries a key or token. */
+    urlSecretCheck: "refuse" | "flag" | "off";
+    /** robots.txt: `respect` checks every origin request against it (RFC 9309); `ignore` skips it. */
+    robots: "respect" | "ignore";
+    /** Pages of a PDF read at most; the rest is reported as `truncated`. */
+    pdfMaxPages: number;
   };
   store: {
     tableName: string;
@@ -156,6 +192,16 @@ export interface WebgateConfig {
     ollamaEndpoint: string;
     /** Provider names as given (validated by the search start-up checks). */
     order: string[];
+  };
+  render: {
+    /** Longest wait for the network to go idle once the document has loaded. */
+    waitMs: number;
+    /** Pages one process renders at once. */
+    concurrency: number;
+    /** The Chromium binary; unset: the usual install locations are tried. */
+    chromiumPath: string | undefined;
+    /** In AWS: the render function the fetch function invokes; unset: render in process. */
+    functionName: string | undefined;
   };
   local: {
     apiKeys: string[];
@@ -195,6 +241,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       allowedPorts: ports,
       blockedCidrs: e[ENV.BLOCKED_CIDRS] ?? [],
       allowLocalhost: e[ENV.ALLOW_LOCALHOST] ?? false,
+      urlSecretCheck: e[ENV.URL_SECRET_CHECK] ?? "flag",
+      robots: e[ENV.ROBOTS] ?? DEFAULTS.robots,
+      pdfMaxPages: e[ENV.PDF_MAX_PAGES] ?? DEFAULTS.pdfMaxPages,
     },
     store: {
       tableName: e[ENV.TABLE_NAME] ?? DEFAULTS.tableName,
@@ -215,6 +264,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       anthropicModel: e[ENV.ANTHROPIC_MODEL] ?? DEFAULTS.anthropicModel,
       ollamaEndpoint: e[ENV.OLLAMA_ENDPOINT] ?? DEFAULTS.ollamaEndpoint,
       order: e[ENV.SEARCH_ORDER] ?? [...DEFAULTS.searchOrder],
+    },
+    render: {
+      waitMs: e[ENV.RENDER_WAIT_MS] ?? DEFAULTS.renderWaitMs,
+      concurrency: e[ENV.RENDER_CONCURRENCY] ?? DEFAULTS.renderConcurrency,
+      chromiumPath: e[ENV.CHROMIUM_PATH],
+      functionName: e[ENV.RENDER_FUNCTION_NAME],
     },
     local: {
       apiKeys: e[ENV.API_KEYS] ?? [],

@@ -5,6 +5,7 @@
 import { createDynamoClient } from "../../shared/cache/dynamo-client";
 import { ConfigError, ENV, loadConfig } from "../../shared/config";
 import { createFetchHandler } from "../../shared/fetch/fetch-route";
+import { deployedRenderer } from "../../shared/render/lambda-renderer";
 
 const config = loadConfig();
 
@@ -18,4 +19,5 @@ if (config.fetch.allowLocalhost) {
 export const handler = createFetchHandler({
   config,
   dynamo: createDynamoClient({ endpoint: config.store.endpoint }),
+  renderer: deployedRenderer(config),
 });

@@ -7,6 +7,7 @@ import { createDynamoClient } from "../../shared/cache/dynamo-client";
 import { ConfigError, ENV, loadConfig } from "../../shared/config";
 import { systemResolver } from "../../shared/guard/guarded-lookup";
 import { createMcpHandler } from "../../shared/mcp/mcp-route";
+import { deployedRenderer } from "../../shared/render/lambda-renderer";
 import { createSecretsManagerClient } from "../../shared/secrets/secrets-manager-client";
 
 const config = loadConfig();
@@ -20,5 +21,6 @@ export const handler = createMcpHandler({
   config,
   dynamo: createDynamoClient({ endpoint: config.store.endpoint }),
   providerResolver: systemResolver,
+  renderer: deployedRenderer(config),
   ...(config.search.secretArn === undefined ? {} : { secretsManager: createSecretsManagerClient() }),
 });

@@ -136,10 +136,19 @@ function normalizeCidrs(entries: readonly string[], problems: string[]): string[
   for (const raw of entries) {
     const trimmed = String(raw).trim();
     // Only canonical spellings: an IPv4 CIDR in octal or short form would be read differently by
-    // different tools, so it is refused rather than guessed.
-    if (ipaddr.IPv4.isValidCIDRFourPartDecimal(trimmed) || (ipaddr.IPv6.isValidCIDR(trimmed) && !trimmed.includes("%") && !trimmed.includes("."))) {
+    // different tools, so it is refused rather than guessed. A dotted tail is accepted only after
+    // "::ffff:" (IPv4-mapped), since ipaddr.js would read "::1.2.3.4" as mapped too.
+    const dotted = trimmed.includes(".");
+    const mappedText = /^::ffff:\d+\.\d+\.\d+\.\d+\/\d+$/i.test(trimmed) && ipaddr.IPv4.isValidFourPartDecimal(trimmed.slice(7, trimmed.indexOf("/")));
+    if (ipaddr.IPv4.isValidCIDRFourPartDecimal(trimmed) || (ipaddr.IPv6.isValidCIDR(trimmed) && !trimmed.includes("%") && (!dotted || mappedText))) {
       const [address, bits] = ipaddr.parseCIDR(trimmed);
-      out.push(`${address.toString()}/${bits}`);
+      // An IPv4-mapped range (::ffff:0:0/96 and inside it) means those IPv4 addresses: stored as
+      // IPv4, it blocks them however they arrive (plain, mapped or through NAT64).
+      if (address.kind() === "ipv6" && bits >= 96 && (address as ipaddr.IPv6).isIPv4MappedAddress()) {
+        out.push(`${(address as ipaddr.IPv6).toIPv4Address().toString()}/${bits - 96}`);
+      } else {
+        out.push(`${address.toString()}/${bits}`);
+      }
     } else {
       problems.push(`guard ${FIELD.blockedCidrs}: "${trimmed}" is not an address range such as 192.0.2.0/24 or 2001:db8::/32`);
     }

@@ -22,6 +22,7 @@ import type { APIGatewayProxyEvent } from "aws-lambda";
 import type { Clock } from "../cache/snapshot-cache";
 import type { WebgateConfig } from "../config";
 import { createFetchRunner } from "../fetch/fetch-route";
+import type { Renderer } from "../render/renderer";
 import type { Dialer, Resolver } from "../http/types";
 import { createApiHandler, type ApiHandler, type ApiResult } from "../middleware/api-handler";
 import { headerOf } from "../middleware/parse-request";
@@ -53,6 +54,8 @@ export interface McpRouteDeps {
   providerDialer?: Dialer;
   clock?: Clock;
   telemetry?: Telemetry;
+  /** Renders pages for web_fetch's `render`, as for /fetch; without one, `render_unavailable`. */
+  renderer?: Renderer;
   /**
    * When set, a request whose `Origin` header is present and not in this list is refused with
    * 403 (browsers send Origin on every POST). A function so the local server can name its port
@@ -72,6 +75,7 @@ export function createMcpHandler(deps: McpRouteDeps): ApiHandler {
     dialer: deps.dialer,
     clock: deps.clock,
     telemetry,
+    ...(deps.renderer === undefined ? {} : { renderer: deps.renderer }),
   });
   const runSearch = createSearchRunner({
     config: deps.config,

@@ -123,21 +123,37 @@ export function createApiHandler<T>(options: ApiHandlerOptions<T>): ApiHandler {
     state.deadline.dispose();
     const ms = Math.round(performance.now() - state.started);
     const fields: LogFields = { route, status: response.statusCode, ms, request_id: state.requestId, ...state.fields };
+    let level: "info" | "warn" | "error" = "info";
     if (error !== undefined) {
       const code = isWebgateError(error) ? error.code : "internal";
       fields.code = code;
+      // The exact rule for operators; callers may have seen a coarser one (see errors.ts logReason).
+      const reason = isWebgateError(error) ? (error.logReason ?? stringDetail(error.details.reason)) : undefined;
+      if (reason !== undefined) fields.reason = reason;
+      // Only what webgate itself got wrong is an error; an origin's or provider's failure (their
+      // 4xx/5xx, timeouts, refused connections) is a warning, a caller's mistake is info.
+      level = code === "internal" ? "error" : response.statusCode >= 500 ? "warn" : "info";
       if (code === "internal") {
         // The cause of an unexpected error goes to the log, never to the caller.
         fields.error_name = error.name;
         fields.error_message = error.message.slice(0, 500);
       }
       if (isWebgateError(error) && error.status < 500) {
-        telemetry.metric(METRIC.refusals, "Count", 1, { [DIMENSION.route]: route, [DIMENSION.code]: code });
+        telemetry.metric(METRIC.refusals, "Count", 1, { [DIMENSION.route]: route, [DIMENSION.code]: code, [DIMENSION.reason]: reason ?? "none" });
       }
     }
+    if (response.statusCode >= 500) {
+      // By code, so that alarms can tell webgate's own faults from origin failures.
+      const code = error !== undefined && isWebgateError(error) ? error.code : "internal";
+      telemetry.metric(METRIC.serverErrors, "Count", 1, { [DIMENSION.route]: route, [DIMENSION.code]: code });
+    }
     telemetry.metric(METRIC.requests, "Count", 1, { [DIMENSION.route]: route, [DIMENSION.status]: String(response.statusCode) });
-    telemetry[response.statusCode >= 500 ? "error" : "info"]("request", fields);
+    telemetry[level]("request", fields);
     telemetry.flush();
+  }
+
+  function stringDetail(value: unknown): string | undefined {
+    return typeof value === "string" ? value : undefined;
   }
 
   const core = async (event: APIGatewayProxyEvent, context: Context): Promise<APIGatewayProxyResult> => {

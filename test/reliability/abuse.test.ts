@@ -96,6 +96,10 @@ beforeAll(async () => {
       [ENV.BRAVE_API_KEY]: BRAVE_KEY,
       [ENV.BRAVE_ENDPOINT]: `${brave.base}/res/v1/web/search`,
       [ENV.FETCH_TIMEOUT_MS]: "3000",
+      // The SSRF vectors test the guard, some by counting DNS lookups and dials; a robots.txt
+      // request per host would add its own (each checked by the same guard). robots.txt has its
+      // own suite (test/integration/fetch/robots.test.ts).
+      [ENV.ROBOTS]: "ignore",
     },
     port: 0,
     resolver,
@@ -330,9 +334,6 @@ describe.skipIf(dnsVectors === undefined)("SSRF through the whole HTTP API: ../s
 describe("malformed requests over HTTP: 400 with a code, never 500", () => {
   const json = { "content-type": "application/json" };
   const cases: Array<[string, string, { method?: string; body?: string; headers?: Record<string, string> }, string | undefined]> = [
-    ["/fetch body over the handler's 16 KiB limit", "/fetch", { method: "POST", body: JSON.stringify({ url: "https://site.example.com/", pad: "x".repeat(20_000) }), headers: json }, "body"],
-    ["/fetch body over the server's 1 MiB limit", "/fetch", { method: "POST", body: "x".repeat(1_100_000), headers: json }, undefined],
-    ["/search body over the limit", "/search", { method: "POST", body: JSON.stringify({ query: "q".repeat(30_000) }), headers: json }, "body"],
     ["/fetch invalid JSON", "/fetch", { method: "POST", body: '{"url": "https://site.example.com/"', headers: json }, "body"],
     ["/search invalid JSON", "/search", { method: "POST", body: "{query:", headers: json }, "body"],
     ["/fetch JSON that is not an object", "/fetch", { method: "POST", body: '["https://site.example.com/"]', headers: json }, "body"],
@@ -366,6 +367,27 @@ describe("malformed requests over HTTP: 400 with a code, never 500", () => {
       const res = await call(path, options);
       expect(res.status, res.text).toBe(400);
       expect(res.json.error.code).toBe("invalid_request");
+      if (field !== undefined) expect(res.json.error.field).toBe(field);
+      handled = true;
+    } finally {
+      record.abuse("malformed requests", handled);
+    }
+  });
+});
+
+describe("oversized requests over HTTP: 413 request_too_large, as API Gateway and WAF answer", () => {
+  const json = { "content-type": "application/json" };
+  const cases: Array<[string, string, string, string | undefined]> = [
+    ["/fetch body over the handler's 16 KiB limit", "/fetch", JSON.stringify({ url: "https://site.example.com/", pad: "x".repeat(20_000) }), "body"],
+    ["/fetch body over the server's 1 MiB limit", "/fetch", "x".repeat(1_100_000), undefined],
+    ["/search body over the limit", "/search", JSON.stringify({ query: "q".repeat(30_000) }), "body"],
+  ];
+  it.each(cases)("%s", async (_name, path, body, field) => {
+    let handled = false;
+    try {
+      const res = await call(path, { method: "POST", body, headers: json });
+      expect(res.status, res.text).toBe(413);
+      expect(res.json.error).toMatchObject({ code: "request_too_large", retryable: false });
       if (field !== undefined) expect(res.json.error.field).toBe(field);
       handled = true;
     } finally {
@@ -496,7 +518,7 @@ describe("property tests: no generated request makes a handler answer 500", () =
   it("/fetch: 200 generated bodies", async () => {
     const dynamo = createDynamoClient({ endpoint: api.dynamoEndpoint });
     const handler = createFetchHandler({
-      config: loadConfig({ [ENV.TABLE_NAME]: "webgate-pages", [ENV.FETCH_TIMEOUT_MS]: "2000" }),
+      config: loadConfig({ [ENV.TABLE_NAME]: "webgate-pages", [ENV.FETCH_TIMEOUT_MS]: "2000", [ENV.ROBOTS]: "ignore" }),
       dynamo,
       resolver,
       dialer,

@@ -24,6 +24,9 @@ function page(overrides: Partial<FetchResponse> = {}): FetchResponse {
     content: "# Hello\n\nworld",
     snapshot: { id: "snap_1", sha256: "0".repeat(64), fetched_at: "2026-12-01T00:00:00.000Z", age_s: 0 },
     cache: "miss",
+    truncated: false,
+    origin_tokens: null,
+    rendered: false,
     ...overrides,
   };
 }
