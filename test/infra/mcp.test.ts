@@ -34,7 +34,7 @@ describe("the MCP function", () => {
     expect(vars[ENV.ALLOW_LOCALHOST]).toBeUndefined();
   });
 
-  it("may use the page table's items and read the provider secret, and nothing else", () => {
+  it("may use the page table's items, read the provider secret and invoke the render function, and nothing else", () => {
     const roleId = mcp.props.Role["Fn::GetAtt"][0] as string;
     const policy = resourcesOf(dev, "AWS::IAM::Policy").find((p) => JSON.stringify(p.props.Roles) === JSON.stringify([ref(roleId)]))!;
     const statements = policy.props.PolicyDocument.Statement as Array<{ Sid?: string; Action: string | string[]; Resource: unknown }>;
@@ -45,7 +45,7 @@ describe("the MCP function", () => {
     expect(table.Resource).toEqual({ "Fn::GetAtt": [idOf(dev, "AWS::DynamoDB::Table"), "Arn"] });
     const secret = granted.find((s) => s !== table)!;
     expect(secret).toMatchObject({ Action: "secretsmanager:GetSecretValue", Resource: ref(idOf(dev, "AWS::SecretsManager::Secret")) });
-    expect(statements.map((s) => s.Sid).filter(Boolean).sort()).toEqual(["OwnLogGroup", "VpcNetworkInterfaces"]);
+    expect(statements.map((s) => s.Sid).filter(Boolean).sort()).toEqual(["InvokeRenderFunction", "NoNetworkInterfacesFromFunctionCode", "OwnLogGroup", "VpcNetworkInterfaces"]);
     const role = resourcesOf(dev, "AWS::IAM::Role").find((r) => r.id === roleId)!;
     expect(role.props.ManagedPolicyArns).toBeUndefined();
   });

@@ -12,6 +12,7 @@ const dev = synth("dev");
 const fns = resourcesOf(dev, "AWS::Lambda::Function").filter((f) => f.props.Environment?.Variables?.POWERTOOLS_SERVICE_NAME);
 const byService = (name: string) => fns.find((f) => f.props.Environment.Variables.POWERTOOLS_SERVICE_NAME === name)!;
 const fetchFn = byService("webgate-fetch");
+const mcpFn = byService("webgate-mcp");
 const render = byService("webgate-render");
 const policies = resourcesOf(dev, "AWS::IAM::Policy");
 const roleOf = (fn: { props: Props }) => fn.props.Role["Fn::GetAtt"][0] as string;
@@ -40,7 +41,7 @@ describe("render function", () => {
     expect(env[ENV.ALLOW_LOCALHOST]).toBeUndefined();
   });
 
-  it("is named to the fetch function, which alone may invoke it", () => {
+  it("is named to the fetch and MCP functions, which alone may invoke it", () => {
     const renderId = render.id;
     expect(fetchFn.props.Environment.Variables[ENV.RENDER_FUNCTION_NAME]).toEqual({ Ref: renderId });
     const invokers = policies.flatMap((p) =>
@@ -48,16 +49,20 @@ describe("render function", () => {
         .filter((s) => actions(s.Action).some((a) => a.startsWith("lambda:")))
         .map((s) => ({ roles: p.props.Roles, statement: s })),
     );
-    expect(invokers).toHaveLength(1);
-    expect(invokers[0]!.roles).toEqual([{ Ref: roleOf(fetchFn) }]);
-    expect(actions(invokers[0]!.statement.Action)).toEqual(["lambda:InvokeFunction"]);
-    expect(invokers[0]!.statement).toMatchObject({ Sid: "InvokeRenderFunction", Resource: { "Fn::GetAtt": [renderId, "Arn"] } });
+    expect(invokers).toHaveLength(2);
+    expect(invokers.map((i) => i.roles).sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)))).toEqual(
+      [[{ Ref: roleOf(fetchFn) }], [{ Ref: roleOf(mcpFn) }]].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))),
+    );
+    for (const invoker of invokers) {
+      expect(actions(invoker.statement.Action)).toEqual(["lambda:InvokeFunction"]);
+      expect(invoker.statement).toMatchObject({ Sid: "InvokeRenderFunction", Resource: { "Fn::GetAtt": [renderId, "Arn"] } });
+    }
     // No resource policy opens it to anyone else.
     expect(resourcesOf(dev, "AWS::Lambda::Permission").filter((p) => JSON.stringify(p.props.FunctionName).includes(renderId))).toEqual([]);
   });
 
   it("may only log to its own group and attach to the VPC", () => {
     const st = statementsOfRole(roleOf(render));
-    expect(st.map((s) => s.Sid).sort()).toEqual(["OwnLogGroup", "VpcNetworkInterfaces"]);
+    expect(st.map((s) => s.Sid).sort()).toEqual(["NoNetworkInterfacesFromFunctionCode", "OwnLogGroup", "VpcNetworkInterfaces"]);
   });
 });

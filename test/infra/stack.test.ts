@@ -35,7 +35,7 @@ describe("functions", () => {
   const sgId = resources(dev, "AWS::EC2::SecurityGroup").find((g) => String(g.props.GroupDescription).startsWith("webgate functions"))!.id;
 
   it("run Node.js 22 on arm64 (render: x86_64, its Chromium's only build) inside the VPC's function subnets with the locked-down security group", () => {
-    expect(all).toHaveLength(3);
+    expect(all).toHaveLength(4);
     const functionSubnets = resources(dev, "AWS::EC2::Subnet")
       .filter((s) => JSON.stringify(s.props.Tags).includes('"Value":"functions"'))
       .map((s) => ref(s.id));
@@ -182,9 +182,9 @@ describe("API", () => {
 
   const routeOf = (m: { props: Props }) => `${m.props.HttpMethod} /${resourcePaths[m.props.ResourceId.Ref]}`;
 
-  it("is a regional REST API with POST/GET /fetch, POST /search and GET /openapi.json only, no CORS", () => {
+  it("is a regional REST API with POST/GET /fetch, POST /search, /mcp and GET /openapi.json only, no CORS", () => {
     dev.template.hasResourceProperties("AWS::ApiGateway::RestApi", { EndpointConfiguration: { Types: ["REGIONAL"] } });
-    expect(methods.map(routeOf).sort()).toEqual(["GET /fetch", "GET /openapi.json", "POST /fetch", "POST /search"]);
+    expect(methods.map(routeOf).sort()).toEqual(["DELETE /mcp", "GET /fetch", "GET /mcp", "GET /openapi.json", "POST /fetch", "POST /mcp", "POST /search"]);
   });
 
   it("requires an API key on every method but the OpenAPI document", () => {
