@@ -58,6 +58,6 @@ describe("render function", () => {
 
   it("may only log to its own group and attach to the VPC", () => {
     const st = statementsOfRole(roleOf(render));
-    expect(st.map((s) => s.Sid).sort()).toEqual(["OwnLogGroup", "VpcNetworkInterfaces"]);
+    expect(st.map((s) => s.Sid).sort()).toEqual(["NoNetworkInterfacesFromFunctionCode", "OwnLogGroup", "VpcNetworkInterfaces"]);
   });
 });
