@@ -8,14 +8,13 @@ import { fileURLToPath } from "node:url";
 import { CfnOutput, RemovalPolicy, Stack, type StackProps } from "aws-cdk-lib";
 import * as logs from "aws-cdk-lib/aws-logs";
 import type { Construct } from "constructs";
-import { ENV } from "../shared/config";
 import { Api } from "./constructs/api";
 import { ApiFunction } from "./constructs/api-function";
 import { Network } from "./constructs/network";
 import { Observability } from "./constructs/observability";
 import { PageTable } from "./constructs/page-table";
 import { ProviderSecret } from "./constructs/provider-secret";
-import type { EnvironmentSettings } from "./environments";
+import { fetchFunctionEnvironment, searchFunctionEnvironment, type EnvironmentSettings } from "./environments";
 
 /** The repository root (infra/ is one level down). */
 export const REPO_ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -69,15 +68,7 @@ export class WebgateStack extends Stack {
       memoryMb: s.fetch.memoryMb,
       timeoutS: s.fetch.timeoutS,
       reservedConcurrency: s.fetch.reservedConcurrency,
-      environment: {
-        [ENV.TABLE_NAME]: this.pageTable.table.tableName,
-        [ENV.FETCH_TIMEOUT_MS]: String(s.fetch.fetchTimeoutMs),
-        [ENV.MAX_RESPONSE_BYTES]: String(s.fetch.maxResponseBytes),
-        [ENV.MAX_REDIRECTS]: String(s.fetch.maxRedirects),
-        [ENV.CACHE_TTL_S]: String(s.fetch.cacheTtlS),
-        [ENV.ALLOWED_DOMAINS]: s.fetch.allowedDomains.join(","),
-        [ENV.BLOCKED_DOMAINS]: s.fetch.blockedDomains.join(","),
-      },
+      environment: fetchFunctionEnvironment(s, this.pageTable.table.tableName),
     });
     this.pageTable.grantItemReadWrite(this.fetchFunction.function);
 
@@ -88,13 +79,7 @@ export class WebgateStack extends Stack {
       memoryMb: s.search.memoryMb,
       timeoutS: s.search.timeoutS,
       reservedConcurrency: s.search.reservedConcurrency,
-      environment: {
-        [ENV.PROVIDER_SECRET_ARN]: this.providerSecret.secret.secretArn,
-        ...(s.search.provider ? { [ENV.SEARCH_PROVIDER]: s.search.provider } : {}),
-        ...(s.search.searxngUrl ? { [ENV.SEARXNG_URL]: s.search.searxngUrl } : {}),
-        ...(s.search.order ? { [ENV.SEARCH_ORDER]: s.search.order.join(",") } : {}),
-        ...(s.search.anthropicModel ? { [ENV.ANTHROPIC_MODEL]: s.search.anthropicModel } : {}),
-      },
+      environment: searchFunctionEnvironment(s, this.providerSecret.secret.secretArn),
     });
     this.providerSecret.grantReadValue(this.searchFunction.function);
 
