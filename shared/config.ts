@@ -386,6 +386,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   };
 }
 
+/** The Lambda /fetch function's configuration: {@link loadConfig} of `process.env` with `lambda` set. */
+export function loadFetchFunctionConfig(): WebgateConfig {
+  return loadConfig(process.env, { lambda: true });
+}
+
 function unique<T>(values: readonly T[]): T[] {
   return [...new Set(values)];
 }
