@@ -21,7 +21,7 @@ const FETCH_ERRORS: ErrorCode[] = [
   "invalid_request", "url_not_allowed", "host_not_allowed", "address_not_allowed", "dns_failed",
   "too_many_redirects", "redirect_without_location", "connect_failed", "upstream_timeout",
   "upstream_too_large", "upstream_status", "unsupported_content_type", "decode_failed",
-  "snapshot_expired", "store_unavailable",
+  "no_readable_content", "snapshot_expired", "store_unavailable",
 ];
 
 const SEARCH_ERRORS: ErrorCode[] = [
@@ -64,7 +64,7 @@ function errorResponses(routeCodes: ErrorCode[]): JsonObject {
   return responses;
 }
 
-const FETCH_QUERY_PARAMETERS = ["url", "start", "max_chars", "max_age", "snapshot_id", "main_content"] as const;
+const FETCH_QUERY_PARAMETERS = ["url", "start", "max_chars", "max_age", "snapshot_id", "main_content", "format"] as const;
 
 export interface OpenApiOptions {
   /** Where the API is served: the local server passes its own URL, a deployment its stage URL. */

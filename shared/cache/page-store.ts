@@ -35,6 +35,8 @@ export interface SnapshotMeta {
   charset: string;
   title: string;
   extractor: "readability" | "full" | null;
+  /** The format HTML was written in (part of the snapshot key too). */
+  format: "markdown" | "text";
 }
 
 /** A chunk of the content: `[start, end)` in UTF-16 code units and the SHA-256 of its UTF-8 bytes. */
@@ -154,6 +156,8 @@ const metaSchema = z.object({
   charset: z.string(),
   title: z.string(),
   extractor: z.enum(["readability", "full"]).nullable(),
+  // Snapshots written before `format` existed were Markdown.
+  format: z.enum(["markdown", "text"]).default("markdown"),
 });
 const chunksSchema = z.array(z.tuple([z.number().int().min(0), z.number().int().min(0), hex64]));
 

@@ -1,11 +1,16 @@
 import type TurndownService from "turndown";
 import { MAIN_CONTENT_PRUNED, extractMainContent } from "./extract/main-content";
 import { type LightElement, parseLightDocument } from "./light-dom";
-import { neutralizeBoundaryMarkers } from "./neutralize";
+import { neutralizeBoundaryMarkers, unescapeNeutralizedMarkers } from "./neutralize";
+import { lightTreeToText } from "./plain-text";
 import { createTurndownService } from "./turndown-setup";
+
+/** The output formats of /fetch for HTML: Markdown, or plain text without any Markdown syntax. */
+export type OutputFormat = "markdown" | "text";
 
 /** Result of converting one HTML document. */
 export interface MarkdownResult {
+  /** The converted content: Markdown, or plain text when `format` is "text". */
   markdown: string;
   /** The `<title>` text, entities decoded, whitespace collapsed, boundary markers neutralized. */
   title: string;
@@ -18,6 +23,8 @@ export interface HtmlToMarkdownOptions {
   baseUrl: string;
   /** Extract the main content (falls back to the whole page, see below). */
   mainContent: boolean;
+  /** "markdown" (the default) or "text" (see lightTreeToText). */
+  format?: OutputFormat;
 }
 
 /**
@@ -35,21 +42,30 @@ export interface HtmlToMarkdownOptions {
  * {@link neutralizeBoundaryMarkers}.
  */
 export function htmlToMarkdown(html: string, options: HtmlToMarkdownOptions): MarkdownResult {
+  const format = options.format ?? "markdown";
   if (options.mainContent) {
-    const article = convertMainContent(html, options.baseUrl);
+    const article = convertMainContent(html, options.baseUrl, format);
     if (article !== null) return article;
   }
-  return convertFullPage(html, options.baseUrl);
+  return convertFullPage(html, options.baseUrl, false, format);
 }
 
 /**
  * The whole-page conversion. `copyTree` makes turndown deep-copy the tree as it does by default
  * (only the test that proves the copy unnecessary sets it).
  */
-export function convertFullPage(html: string, baseUrl: string, copyTree = false): MarkdownResult {
+export function convertFullPage(html: string, baseUrl: string, copyTree = false, format: OutputFormat = "markdown"): MarkdownResult {
   const doc = parseLightDocument(html);
-  const service = createTurndownService(effectiveBase(baseUrl, doc.baseHref));
-  return { markdown: finish(turndownSingleUse(service, doc.body, copyTree)), title: cleanTitle(doc.title), extractor: "full" };
+  return { markdown: serialize(doc.body, effectiveBase(baseUrl, doc.baseHref), format, copyTree), title: cleanTitle(doc.title), extractor: "full" };
+}
+
+/**
+ * Writes a light tree in the requested format: turndown with webgate's rules for Markdown, or
+ * {@link lightTreeToText}. Boundary markers are neutralized in both.
+ */
+function serialize(root: LightElement, base: string | null, format: OutputFormat, copyTree = false): string {
+  if (format === "text") return neutralizeBoundaryMarkers(lightTreeToText(root));
+  return finish(turndownSingleUse(createTurndownService(base), root, copyTree));
 }
 
 /**
@@ -58,13 +74,12 @@ export function convertFullPage(html: string, baseUrl: string, copyTree = false)
  * furniture (`nav`, `aside`, `footer`) for the extractor to judge; extractMainContent picks and
  * cleans the article (docs/content.md, "Main content"); turndown converts it.
  */
-export function convertMainContent(html: string, baseUrl: string): MarkdownResult | null {
+export function convertMainContent(html: string, baseUrl: string, format: OutputFormat = "markdown"): MarkdownResult | null {
   const doc = parseLightDocument(html, { pruned: MAIN_CONTENT_PRUNED });
   const title = cleanTitle(doc.title);
   const { element, reason } = extractMainContent(doc.body, { title });
   if (element === null) return null;
-  const service = createTurndownService(effectiveBase(baseUrl, doc.baseHref));
-  return { markdown: finish(turndownSingleUse(service, element)), title, extractor: reason === "page_cleaned" ? "full" : "readability" };
+  return { markdown: serialize(element, effectiveBase(baseUrl, doc.baseHref), format), title, extractor: reason === "page_cleaned" ? "full" : "readability" };
 }
 
 /**
@@ -99,6 +114,7 @@ function cleanTitle(raw: string): string {
   return neutralizeBoundaryMarkers(raw.replace(/\s+/g, " ").trim());
 }
 
+/** Neutralizes boundary markers in Markdown, then drops turndown's `\\_` inside them (`‹/web_result>`). */
 function finish(markdown: string): string {
-  return neutralizeBoundaryMarkers(markdown);
+  return unescapeNeutralizedMarkers(neutralizeBoundaryMarkers(markdown));
 }

@@ -1,4 +1,4 @@
-import { Parser } from "htmlparser2";
+import { LinearParser } from "./linear-parser";
 
 /**
  * A minimal DOM for turndown, built by htmlparser2 in one pass with the pruned elements never
@@ -297,7 +297,7 @@ export function parseLightDocument(html: string, options: { pruned?: ReadonlySet
   // does not belong in <head>, or at the first non-whitespace text.
   let bodyStarted = false;
 
-  const parser = new Parser(
+  const parser = new LinearParser(
     {
       onopentag(name, attribs) {
         if (pruneDepth > 0) {

@@ -13,7 +13,9 @@ function letterClass(ch: string): string {
   return `[${lower}${upper}${wide(lower)}${wide(upper)}]`;
 }
 
-const NAME = [..."web"].map(letterClass).join("") + "\\\\?[_\uFF3F]" + [..."result"].map(letterClass).join("");
+const WEB = [..."web"].map(letterClass).join("");
+const RESULT = [..."result"].map(letterClass).join("");
+const NAME = WEB + "\\\\?[_\uFF3F]" + RESULT;
 
 /**
  * An opening angle bracket in any form an agent might read as `<`: ASCII, fullwidth `＜`, small
@@ -31,4 +33,20 @@ const MARKER = new RegExp(`(?:<|\uFF1C|\uFE64|&lt;?|&#0*60;?|&#x0*3c;?)(?=\\s*[/
  */
 export function neutralizeBoundaryMarkers(text: string): string {
   return text.replace(MARKER, MARKER_REPLACEMENT);
+}
+
+/**
+ * A neutralized marker with a Markdown escape before its `_` (`‹/web\_result`) or before a `>`
+ * right after the name (turndown escapes a `>` that starts a text node, as split text nodes do).
+ */
+const ESCAPED_NEUTRALIZED = new RegExp(`(${MARKER_REPLACEMENT}\\s*[/\uFF0F]?\\s*${WEB})\\\\?([_\uFF3F]${RESULT})(?:\\\\(?=>))?`, "gu");
+
+/**
+ * Removes the Markdown escape turndown puts before the `_` of a marker that
+ * {@link neutralizeBoundaryMarkers} has already defused, so HTML pages read `‹/web_result>` as
+ * the README promises. Only Markdown output goes through it: the `_` sits between letters, where
+ * CommonMark never reads it as emphasis, so the escape is not needed there.
+ */
+export function unescapeNeutralizedMarkers(markdown: string): string {
+  return markdown.replace(ESCAPED_NEUTRALIZED, "$1$2");
 }

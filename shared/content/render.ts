@@ -1,6 +1,8 @@
-import { Parser } from "htmlparser2";
+import { LinearParser } from "./linear-parser";
+import { WebgateError } from "../errors";
+import { classifyUnreadableHtml, type UnreadableReason } from "./app-shell";
 import { decodeBody } from "./decode";
-import { htmlToMarkdown } from "./html-to-markdown";
+import { htmlToMarkdown, type MarkdownResult, type OutputFormat } from "./html-to-markdown";
 import { neutralizeBoundaryMarkers } from "./neutralize";
 
 export interface RenderInput {
@@ -11,11 +13,13 @@ export interface RenderInput {
   finalUrl: string;
   /** Extract the main content of HTML pages (see htmlToMarkdown). */
   mainContent: boolean;
+  /** "markdown" (the default) or "text": how HTML is written (other kinds pass through as they are). */
+  format?: OutputFormat;
 }
 
 /** What /fetch stores as a snapshot. */
 export interface RenderedDocument {
-  /** Markdown for HTML; the decoded text for other kinds. Boundary markers neutralized. */
+  /** Markdown or plain text for HTML; the decoded text for other kinds. Boundary markers neutralized. */
   content: string;
   /** `<title>` of an HTML page, the first `<title>` of an XML document (RSS/Atom), else "". */
   title: string;
@@ -28,15 +32,20 @@ export interface RenderedDocument {
 }
 
 /**
- * The content pipeline of /fetch: decode the body (decodeBody), convert HTML to Markdown
- * (htmlToMarkdown), pass other text kinds through. Pure: no I/O.
+ * The content pipeline of /fetch: decode the body (decodeBody), convert HTML to Markdown or plain
+ * text (htmlToMarkdown), pass other text kinds through as they are (an empty text file stays
+ * empty). Pure: no I/O.
  *
- * @throws WebgateError `unsupported_content_type`, `decode_failed` (from decodeBody).
+ * HTML never converts to an empty success: when the requested main-content mode yields no
+ * readable text, the other mode is tried; when neither does, `no_readable_content`.
+ *
+ * @throws WebgateError `unsupported_content_type`, `decode_failed` (from decodeBody),
+ *   `no_readable_content` (details.reason: see {@link UnreadableReason}).
  */
 export function renderDocument(input: RenderInput): RenderedDocument {
   const decoded = decodeBody(input.body, input.contentType);
   if (decoded.kind === "html") {
-    const html = htmlToMarkdown(decoded.text, { baseUrl: input.finalUrl, mainContent: input.mainContent });
+    const html = convertReadableHtml(decoded.text, input.finalUrl, input.mainContent, input.format ?? "markdown");
     return { content: html.markdown, title: html.title, charset: decoded.charset, contentType: decoded.mediaType, extractor: html.extractor };
   }
   return {
@@ -48,12 +57,39 @@ export function renderDocument(input: RenderInput): RenderedDocument {
   };
 }
 
+/** Readable text: at least one letter or digit (markup and punctuation alone are not). */
+const READABLE = /[\p{L}\p{N}]/u;
+
+export function hasReadableText(content: string): boolean {
+  return READABLE.test(content);
+}
+
+function convertReadableHtml(html: string, baseUrl: string, mainContent: boolean, format: OutputFormat): MarkdownResult {
+  const first = htmlToMarkdown(html, { baseUrl, mainContent, format });
+  if (hasReadableText(first.markdown)) return first;
+  const other = htmlToMarkdown(html, { baseUrl, mainContent: !mainContent, format });
+  if (hasReadableText(other.markdown)) return other;
+  const reason = classifyUnreadableHtml(html);
+  const hint = reason === "no_text" && format === "text" ? ' Format "markdown" keeps image links, if the page has images.' : "";
+  throw new WebgateError("no_readable_content", UNREADABLE_MESSAGES[reason] + hint, { details: { reason } });
+}
+
+/** What the agent is told, per reason: what happened and what it can do instead. */
+const UNREADABLE_MESSAGES: Record<UnreadableReason, string> = {
+  empty_body:
+    "The page is an empty HTML document: there is nothing to read. Try again later, or look for the same content at another URL (a search for its title, a feed, an archived copy).",
+  js_required:
+    "The page is an application shell: its content is written by JavaScript, which /fetch does not run. Look for the same content at a URL that serves it as HTML or data (an article permalink, an RSS/Atom feed, a public JSON API, a print or AMP version), or search for it.",
+  no_text:
+    "The page has no readable text (in either main_content mode): it holds only markup such as images, media or form controls. Look for the same content at another URL, or search for it.",
+};
+
 /** Text of the first `<title>` element (any namespace prefix) of an XML document, collapsed. */
 function firstXmlTitle(xml: string): string {
   let depth = 0;
   let text = "";
   let done = false;
-  const parser = new Parser(
+  const parser = new LinearParser(
     {
       onopentag(name) {
         if (done) return;

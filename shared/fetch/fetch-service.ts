@@ -18,7 +18,7 @@ import type { FetchRequest, FetchResponse } from "./schema";
  * Bumped whenever the conversion changes its output, so snapshots made by an older conversion
  * are never served as if made by the current one.
  */
-export const CONVERSION_VERSION = "1";
+export const CONVERSION_VERSION = "2";
 
 export interface FetchObservation {
   cache: "hit" | "miss" | "bypass";
@@ -47,10 +47,11 @@ export const POST_FETCH_RESERVE_MS = 3_000;
 export async function fetchPage(request: FetchRequest, deps: FetchServiceDeps): Promise<{ body: FetchResponse; observation: FetchObservation }> {
   // The URL policy runs before the cache: a refused URL is refused even if a snapshot exists.
   const url = checkUrl(request.url, deps.policy);
-  const urlKey = cacheKeyFor(url, `${request.main_content ? "main" : "full"}:v${CONVERSION_VERSION}`);
+  // A snapshot belongs to its url, main_content and format (and the conversion that made it).
+  const urlKey = cacheKeyFor(url, `${request.main_content ? "main" : "full"}:${request.format}:v${CONVERSION_VERSION}`);
   let origin: { ms: number; bytes: number } | undefined;
   const produce = async () => {
-    const produced = await produceSnapshot(url, request.main_content, deps.guarded, deps.deadline);
+    const produced = await produceSnapshot(url, request.main_content, request.format, deps.guarded, deps.deadline);
     origin = produced.origin;
     return { content: produced.content, meta: produced.meta };
   };
@@ -88,6 +89,7 @@ export async function fetchPage(request: FetchRequest, deps: FetchServiceDeps): 
     charset: meta.charset,
     title: meta.title,
     extractor: meta.extractor,
+    format: meta.format,
     total_chars: manifest.totalChars,
     start,
     end,
@@ -124,6 +126,7 @@ function checkStart(start: number, total: number): void {
 async function produceSnapshot(
   url: URL,
   mainContent: boolean,
+  format: FetchRequest["format"],
   guarded: GuardedClient,
   deadline: Deadline | undefined,
 ): Promise<{ content: string; meta: SnapshotMeta; origin: { ms: number; bytes: number } }> {
@@ -146,6 +149,7 @@ async function produceSnapshot(
     contentType: response.headers["content-type"],
     finalUrl: response.finalUrl,
     mainContent,
+    format,
   });
   return {
     content: rendered.content,
@@ -158,6 +162,7 @@ async function produceSnapshot(
       charset: rendered.charset,
       title: rendered.title,
       extractor: rendered.extractor,
+      format,
     },
     origin: { ms: response.elapsedMs, bytes: response.body.length },
   };

@@ -33,6 +33,10 @@ export const fetchRequestSchema = z.strictObject({
     .regex(/^[A-Za-z0-9_-]{1,64}$/, "must be a snapshot id returned by an earlier /fetch")
     .optional(),
   main_content: z.boolean({ error: "must be true or false" }).default(true),
+  format: z
+    .enum(["markdown", "text"], { error: 'must be "markdown" or "text"' })
+    .default("markdown")
+    .describe('How HTML is written: "markdown", or "text" (plain text: no Markdown syntax, link text without targets, no images, list items and table cells as lines, paragraphs separated by a blank line). Other content types pass through as they are.'),
 });
 
 export type FetchRequest = z.infer<typeof fetchRequestSchema>;
@@ -70,11 +74,12 @@ export const fetchResponseSchema = z.strictObject({
   charset: z.string().describe("The WHATWG encoding used to decode the body."),
   title: z.string().describe("The page title (HTML `<title>`), or empty."),
   extractor: z.enum(["readability", "full"]).nullable().describe("How HTML was converted: the extracted article, the whole page, or null for non-HTML."),
+  format: z.enum(["markdown", "text"]).describe("The format the snapshot was written in (the request's `format`); a snapshot belongs to its url, main_content and format."),
   total_chars: z.number().int().min(0).describe("Length of the whole snapshot content in UTF-16 code units."),
   start: z.number().int().min(0),
   end: z.number().int().min(0),
   next_start: z.number().int().min(0).nullable().describe("`end` while more content is left; null on the last page."),
-  content: z.string().describe("The snapshot content from `start` to `end` (Markdown for HTML)."),
+  content: z.string().describe("The snapshot content from `start` to `end` (Markdown or plain text for HTML, per `format`)."),
   snapshot: z.strictObject({
     id: z.string().describe("Pass as `snapshot_id` to read further pages of exactly this snapshot."),
     sha256: z.string().regex(/^[0-9a-f]{64}$/).describe("Lowercase hex SHA-256 of the whole content's UTF-8 bytes."),

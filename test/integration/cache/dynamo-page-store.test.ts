@@ -17,6 +17,7 @@ const META: SnapshotMeta = {
   charset: "utf-8",
   title: "Tïtle 😀",
   extractor: "readability",
+  format: "markdown",
 };
 const T0 = Date.UTC(2026, 0, 1, 12, 0, 0, 123);
 

@@ -23,6 +23,7 @@ const META: SnapshotMeta = {
   charset: "utf-8",
   title: "Page",
   extractor: "readability",
+  format: "markdown",
 };
 const CONTENT = "# Page\n\nSome text with 漢字 and 😀, page content marker QWERTY.\n".repeat(50);
 const T0 = Date.UTC(2026, 0, 1, 12, 0, 0);

@@ -107,11 +107,51 @@ describe("/fetch through the whole handler", () => {
     expect(json.extractor).toBeNull();
   });
 
-  it("answers 200 with empty content for an empty HTML page, never a 500", async () => {
+  it("answers 422 no_readable_content for an empty HTML page, never an empty 200 or a 500", async () => {
     app.setSite({ "/empty": (_req, res) => res.writeHead(200, { "content-type": "text/html" }).end() });
     const { res, json } = await app.post({ url: "https://site.example.com/empty" });
+    expect(res.statusCode).toBe(422);
+    expect(json.error).toMatchObject({ code: "no_readable_content", reason: "empty_body", retryable: false });
+  });
+
+  it("keeps an empty text file an empty 200", async () => {
+    app.setSite({ "/empty.txt": (_req, res) => res.writeHead(200, { "content-type": "text/plain" }).end() });
+    const { res, json } = await app.post({ url: "https://site.example.com/empty.txt", format: "text" });
     expect(res.statusCode).toBe(200);
-    expect(json).toMatchObject({ content: "", total_chars: 0, next_start: null, extractor: "full" });
+    expect(json).toMatchObject({ content: "", total_chars: 0, next_start: null, extractor: null, format: "text" });
+  });
+
+  it("writes plain text for format text: link text without targets, no images, no Markdown syntax", async () => {
+    app.setSite({ "/rivers": html(ARTICLE) });
+    const { res, json } = await app.post({ url: "https://site.example.com/rivers", format: "text" });
+    expect(res.statusCode).toBe(200);
+    expect(json).toMatchObject({ format: "text", title: "Rivers & Lakes", cache: "miss" });
+    expect(json.content).toContain("A river is a natural flowing watercourse. See lakes.\n\n");
+    expect(json.content).toContain("Name\nLength\nNile\n6650 km");
+    expect(json.content).toContain("one\ntwo");
+    expect(json.content).not.toMatch(/\]\(|^#|\*\*|^- |\|/m);
+    expect(json.content).not.toContain("site.example.com");
+    expect(json.snapshot.sha256).toBe(sha256(json.content));
+    // The same URL in Markdown is another snapshot, made by another origin fetch.
+    const markdown = await app.post({ url: "https://site.example.com/rivers" });
+    expect(markdown.json).toMatchObject({ format: "markdown", cache: "miss" });
+    expect(markdown.json.content).toContain("[lakes](https://site.example.com/lakes)");
+    const again = await app.post({ url: "https://site.example.com/rivers", format: "text" });
+    expect(again.json).toMatchObject({ cache: "hit", content: json.content });
+    // A snapshot id belongs to its format too.
+    const crossed = await app.post({ url: "https://site.example.com/rivers", snapshot_id: json.snapshot.id });
+    expect(crossed.res.statusCode).toBe(410);
+  });
+
+  it("answers 422 js_required for an application shell, with advice in the message", async () => {
+    const shell = '<!doctype html><html><head><title>App</title><script type="module" src="/assets/index-4f2a.js"></script></head><body><div id="root"></div><noscript>You need to enable JavaScript to run this app.</noscript></body></html>';
+    app.setSite({ "/app": html(shell) });
+    for (const body of [{ url: "https://site.example.com/app" }, { url: "https://site.example.com/app", main_content: false, format: "text" }]) {
+      const { res, json } = await app.post(body);
+      expect(res.statusCode).toBe(422);
+      expect(json.error).toMatchObject({ code: "no_readable_content", reason: "js_required", retryable: false });
+      expect(json.error.message).toMatch(/JavaScript/);
+    }
   });
 
   it("refuses an unsupported content type with 415", async () => {
@@ -370,6 +410,8 @@ describe("/fetch request validation", () => {
     [{ url: "https://site.example.com/", max_age: 86_401 }, "max_age"],
     [{ url: "https://site.example.com/", snapshot_id: "../../etc" }, "snapshot_id"],
     [{ url: "https://site.example.com/", extra: true }, "extra"],
+    [{ url: "https://site.example.com/", format: "html" }, "format"],
+    [{ url: "https://site.example.com/", format: true }, "format"],
   ])("refuses %j naming %s", async (body, field) => {
     const { res, json } = await app.post(body);
     expect(res.statusCode).toBe(400);
@@ -382,6 +424,10 @@ describe("/fetch request validation", () => {
     const { res, json } = await app.get({ url: "https://site.example.com/q", start: "10", max_chars: "1000", max_age: "0", main_content: "false" });
     expect(res.statusCode).toBe(200);
     expect(json).toMatchObject({ start: 10, end: 1_010, next_start: 1_010, total_chars: 5_000 });
+    const text = await app.get({ url: "https://site.example.com/q", format: "text", max_chars: "1000" });
+    expect(text.json).toMatchObject({ format: "text", end: 1_000 });
+    const badFormat = await app.get({ url: "https://site.example.com/q", format: "pdf" });
+    expect(badFormat.json.error).toMatchObject({ code: "invalid_request", field: "format" });
     const bad = await app.get({ url: "https://site.example.com/q", max_chars: "lots" });
     expect(bad.json.error).toMatchObject({ code: "invalid_request", field: "max_chars" });
     const twice = await app.get({ url: ["https://a.example.com/", "https://b.example.com/"] });

@@ -13,7 +13,8 @@ const telemetry = createMemoryTelemetry();
 
 beforeAll(async () => {
   origin = await startOrigin((req, res) => {
-    if (req.url === "/page") res.writeHead(200, { "content-type": "text/html" }).end("<title>Local page</title><h1>Hello</h1><p>from loopback</p>");
+    if (req.url === "/page") res.writeHead(200, { "content-type": "text/html" }).end("<title>Local page</title><h1>Hello</h1><p>from <a href='/x'>loopback</a></p>");
+    else if (req.url === "/shell") res.writeHead(200, { "content-type": "text/html" }).end('<div id="app"></div><script src="/app.js"></script>');
     else res.writeHead(404).end();
   });
   searxng = await startStandIn((request) => {
@@ -63,6 +64,15 @@ describe("npm start's local server", () => {
     expect(json.url).toBe(`${origin.base}/page`);
     expect(headers.get("x-request-id")).toBeTruthy();
     expect(telemetry.lines.at(-1)!.fields).toMatchObject({ route: "fetch", status: 200 });
+  });
+
+  it("serves format text and answers no_readable_content over HTTP", async () => {
+    const text = await call(`/fetch?url=${encodeURIComponent(`${origin.base}/page`)}&format=text`);
+    expect(text.status).toBe(200);
+    expect(text.json).toMatchObject({ format: "text", content: "Hello\n\nfrom loopback" });
+    const shell = await post("/fetch", { url: `${origin.base}/shell` });
+    expect(shell.status).toBe(422);
+    expect(shell.json.error).toMatchObject({ code: "no_readable_content", reason: "js_required" });
   });
 
   it("serves GET /fetch with query parameters", async () => {

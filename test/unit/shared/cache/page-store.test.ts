@@ -16,6 +16,7 @@ const META: SnapshotMeta = {
   charset: "UTF-8",
   title: "A",
   extractor: "full",
+  format: "markdown",
 };
 const NOW = Date.UTC(2026, 11, 1);
 
