@@ -33,5 +33,11 @@ export default tseslint.config(
       "@typescript-eslint/no-unsafe-call": "off",
     },
   },
-  { files: ["**/*.js"], ...tseslint.configs.disableTypeChecked },
+  { files: ["**/*.js", "**/*.cjs"], ...tseslint.configs.disableTypeChecked },
+  {
+    // Inline Lambda code (infra/custom-resources): CommonJS on the Lambda Node.js runtime.
+    files: ["**/*.cjs"],
+    languageOptions: { sourceType: "commonjs", globals: { require: "readonly", module: "writable", fetch: "readonly" } },
+    rules: { "@typescript-eslint/no-require-imports": "off" },
+  },
 );

@@ -1,25 +1,29 @@
 /**
- * One webgate environment: network, page table, provider secret, the two functions, the API and
- * its observability. The stack only wires the constructs together; each concern lives in
- * infra/constructs/. Environment-agnostic (no account or region), so it synthesizes offline.
+ * One webgate environment: network (and its DNS Firewall), page table, provider secret, the
+ * functions, the API (and its WAF) and the observability. The stack only wires the constructs
+ * together; each concern lives in infra/constructs/. An environment with an account and region
+ * (required for retained ones) deploys there only; its zones are given, so it still
+ * synthesizes offline.
  */
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
-import { CfnOutput, RemovalPolicy, Stack, type StackProps } from "aws-cdk-lib";
+import { CfnOutput, RemovalPolicy, Stack, type StackProps, Validations } from "aws-cdk-lib";
 import * as logs from "aws-cdk-lib/aws-logs";
 import type { Construct } from "constructs";
 import { Api } from "./constructs/api";
 import { ApiFunction } from "./constructs/api-function";
+import { DnsFirewall } from "./constructs/dns-firewall";
 import { Network } from "./constructs/network";
 import { Observability } from "./constructs/observability";
 import { PageTable } from "./constructs/page-table";
 import { ProviderSecret } from "./constructs/provider-secret";
+import { Waf } from "./constructs/waf";
 import { fetchFunctionEnvironment, searchFunctionEnvironment, type EnvironmentSettings } from "./environments";
 
 /** The repository root (infra/ is one level down). */
 export const REPO_ROOT = fileURLToPath(new URL("..", import.meta.url));
 
-export interface WebgateStackProps extends StackProps {
+export interface WebgateStackProps extends Omit<StackProps, "env" | "terminationProtection"> {
   envName: string;
   settings: EnvironmentSettings;
   /**
@@ -36,21 +40,29 @@ export class WebgateStack extends Stack {
   readonly fetchFunction: ApiFunction;
   readonly searchFunction: ApiFunction;
   readonly api: Api;
+  readonly waf: Waf | undefined;
+  readonly dnsFirewall: DnsFirewall | undefined;
   readonly observability: Observability;
 
   constructor(scope: Construct, id: string, props: WebgateStackProps) {
-    super(scope, id, props);
     const s = props.settings;
+    super(scope, id, {
+      ...props,
+      // From cdk.json: a retained environment cannot deploy wherever the CLI profile points.
+      ...(s.account !== undefined && s.region !== undefined ? { env: { account: s.account, region: s.region } } : {}),
+      terminationProtection: s.terminationProtection,
+    });
     const functionsDir = props.functionsDir ?? path.join(REPO_ROOT, "functions");
     const dataRemoval = s.retainData ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
 
     this.network = new Network(this, "Network", {
       cidr: s.vpcCidr,
       natGateways: s.natGateways,
+      ...(s.availabilityZones ? { availabilityZones: s.availabilityZones } : {}),
       logRetentionDays: s.logRetentionDays,
       removalPolicy: dataRemoval,
     });
-    this.pageTable = new PageTable(this, "PageTable", { removalPolicy: dataRemoval });
+    this.pageTable = new PageTable(this, "PageTable", { removalPolicy: dataRemoval, pointInTimeRecovery: s.pointInTimeRecovery });
     this.providerSecret = new ProviderSecret(this, "ProviderSecret");
 
     const common = {
@@ -65,6 +77,7 @@ export class WebgateStack extends Stack {
       ...common,
       entry: path.join(functionsDir, "fetch", "handler.ts"),
       serviceName: "webgate-fetch",
+      route: "fetch",
       memoryMb: s.fetch.memoryMb,
       timeoutS: s.fetch.timeoutS,
       reservedConcurrency: s.fetch.reservedConcurrency,
@@ -76,6 +89,8 @@ export class WebgateStack extends Stack {
       ...common,
       entry: path.join(functionsDir, "search", "handler.ts"),
       serviceName: "webgate-search",
+      route: "search",
+      callsSearchProviders: true,
       memoryMb: s.search.memoryMb,
       timeoutS: s.search.timeoutS,
       reservedConcurrency: s.search.reservedConcurrency,
@@ -91,15 +106,64 @@ export class WebgateStack extends Stack {
       accessLogGroup: accessLogs,
       usagePlan: { rateLimit: s.api.rateLimit, burstLimit: s.api.burstLimit, quotaLimit: s.api.quotaLimit, quotaPeriod: s.api.quotaPeriod },
       stageThrottle: { rateLimit: s.api.stageRateLimit, burstLimit: s.api.stageBurstLimit },
+      accountCloudWatchRole: s.apiGatewayAccountRole,
+      accountCloudWatchRoleRemovalPolicy: dataRemoval,
     });
+
+    if (s.waf.enabled) {
+      this.waf = new Waf(this, "Waf", { envName: props.envName, stageArn: this.api.restApi.deploymentStage.stageArn, ipRateLimitPer5Min: s.waf.ipRateLimitPer5Min });
+    } else {
+      Validations.of(this.api.restApi).acknowledge({
+        id: "AwsSolutions-APIG3",
+        reason:
+          "WAF is off in this environment by choice (cdk.json waf.enabled, on in retained environments): it costs a fixed monthly fee; callers still need an API key with per-key throttling and quotas, stage throttling applies, and bodies over 16 KiB are refused by the handlers.",
+      });
+    }
+    if (s.dnsFirewall.enabled) {
+      this.dnsFirewall = new DnsFirewall(this, "DnsFirewall", {
+        vpc: this.network.vpc,
+        subnets: this.network.functionSubnets,
+        securityGroup: this.network.functionSecurityGroup,
+        logRetentionDays: s.logRetentionDays,
+        logRemovalPolicy: dataRemoval,
+      });
+    }
 
     this.observability = new Observability(this, "Observability", {
       envName: props.envName,
       restApi: this.api.restApi,
-      functions: { fetch: this.fetchFunction.function, search: this.searchFunction.function },
+      // Every function of the stack, found in its tree: a function added above gets its alarms
+      // with no change here (one created after this point fails the synth, below).
+      functions: this.node.findAll().filter((c): c is ApiFunction => c instanceof ApiFunction),
       table: this.pageTable.table,
-      serverErrorRatePercent: s.alarms.serverErrorRatePercent,
-      alarmTopicArn: s.alarms.topicArn,
+      natGatewayIds: this.network.natGatewayIds,
+      ownFaultRatePercent: s.alarms.serverErrorRatePercent,
+      durationP99PercentOfTimeout: s.alarms.durationP99PercentOfTimeout,
+      providerFailuresPer5Min: s.alarms.providerFailuresPer5Min,
+      ...(s.alarms.topicArn !== undefined ? { alarmTopicArn: s.alarms.topicArn } : {}),
+      ...(s.alarms.email !== undefined ? { alarmEmail: s.alarms.email } : {}),
+      ...(this.waf ? { wafWebAclName: this.waf.metricPrefix } : {}),
+    });
+
+    this.node.addValidation({
+      validate: () =>
+        this.node
+          .findAll()
+          .filter((c): c is ApiFunction => c instanceof ApiFunction && !this.observability.functions.includes(c))
+          .map((fn) => `${fn.node.path}: created after the Observability construct, so it has no alarms; create it before`),
+    });
+
+    // Every log group of the stack follows the environment's logRetentionDays and CloudWatch
+    // Logs' default encryption; Control Tower asks for a year and a customer-managed key.
+    Validations.of(this).acknowledge({
+      id: "cdk-validator-cfnguard::cloudwatch_log_group_retention_period_check",
+      reason:
+        "Retention is a per-environment choice (cdk.json logRetentionDays: 14 days in dev, 90 in prod): the logs hold request hosts and client addresses and are kept only as long as operations need them, which also bounds their storage cost.",
+    });
+    Validations.of(this).acknowledge({
+      id: "cdk-validator-cfnguard::cloudwatch_log_group_encrypted_check",
+      reason:
+        "CloudWatch Logs encrypts every log group at rest with service-managed keys; by design no secret, page content or query string is logged, so a customer-managed key (USD 1 a month each, plus a key policy for CloudWatch) would add cost and no protection.",
     });
 
     new CfnOutput(this, "ApiUrl", { value: this.api.restApi.url, description: "Base URL of the API (append fetch or search)" });

@@ -3,7 +3,7 @@
  * esbuild (no Docker), Node.js 22 on arm64, inside the VPC's function subnets with the
  * locked-down security group, its own log group with a retention, and the Powertools settings.
  */
-import { Duration, type RemovalPolicy, Validations } from "aws-cdk-lib";
+import { Aws, Duration, type RemovalPolicy, Validations } from "aws-cdk-lib";
 import * as iam from "aws-cdk-lib/aws-iam";
 import type * as ec2 from "aws-cdk-lib/aws-ec2";
 import * as lambda from "aws-cdk-lib/aws-lambda";
@@ -30,6 +30,14 @@ export interface ApiFunctionProps {
   depsLockFilePath: string;
   /** Powertools service name (logs' `service` key and the metrics' `service` dimension). */
   serviceName: string;
+  /**
+   * The `route` its handler passes to createApiHandler (shared/middleware/api-handler.ts), for
+   * the alarm on its own faults; unset for a function the API does not call (e.g. one invoked
+   * by another function), which then gets the Lambda-level alarms only.
+   */
+  route?: string;
+  /** Its handler calls the search providers (emits ProviderCalls): adds per-provider failure alarms. */
+  callsSearchProviders?: boolean;
   memoryMb: number;
   timeoutS: number;
   reservedConcurrency: number;
@@ -43,12 +51,20 @@ export interface ApiFunctionProps {
 
 export class ApiFunction extends Construct {
   readonly function: nodejs.NodejsFunction;
+  readonly serviceName: string;
+  readonly route: string | undefined;
+  readonly callsSearchProviders: boolean;
+  readonly timeout: Duration;
   readonly logGroup: logs.LogGroup;
   /** The execution role: only its own log group and the VPC network interfaces. */
   readonly role: iam.Role;
 
   constructor(scope: Construct, id: string, props: ApiFunctionProps) {
     super(scope, id);
+    this.serviceName = props.serviceName;
+    this.route = props.route;
+    this.callsSearchProviders = props.callsSearchProviders ?? false;
+    this.timeout = Duration.seconds(props.timeoutS);
     // An explicit log group (rather than the LogRetention custom resource) sets the retention
     // without deploying a helper Lambda.
     this.logGroup = new logs.LogGroup(this, "Logs", {
@@ -75,6 +91,23 @@ export class ApiFunction extends Construct {
         resources: ["*"],
       }),
     );
+    // Lambda's own service uses these actions with this role to attach the function's ENIs;
+    // code running inside the function (which parses hostile pages) must not, or a code
+    // execution bug could create interfaces in other subnets or strip the VPC's addressing.
+    // Lambda sets lambda:SourceFunctionArn only on calls made with the credentials it hands to
+    // the function's code, so this deny leaves the service's own calls alone (the pattern of
+    // AWS's "Using the lambda:SourceFunctionArn condition key" for VPC functions).
+    this.role.addToPolicy(
+      new iam.PolicyStatement({
+        sid: "NoNetworkInterfacesFromFunctionCode",
+        effect: iam.Effect.DENY,
+        actions: [...VPC_ENI_ACTIONS, "ec2:DetachNetworkInterface"],
+        resources: ["*"],
+        // Any function of this account and region: the role has no other principal, and naming the
+        // function's own ARN would make the role's policy depend on the function it serves.
+        conditions: { ArnLike: { "lambda:SourceFunctionArn": `arn:${Aws.PARTITION}:lambda:${Aws.REGION}:${Aws.ACCOUNT_ID}:function:*` } },
+      }),
+    );
     Validations.of(this.role).acknowledge({
       id: "AwsSolutions-IAM5[Resource::*]",
       reason:
@@ -89,7 +122,7 @@ export class ApiFunction extends Construct {
       runtime: lambda.Runtime.NODEJS_22_X,
       architecture: lambda.Architecture.ARM_64,
       memorySize: props.memoryMb,
-      timeout: Duration.seconds(props.timeoutS),
+      timeout: this.timeout,
       reservedConcurrentExecutions: props.reservedConcurrency,
       vpc: props.vpc,
       vpcSubnets: props.subnets,
@@ -123,5 +156,10 @@ export class ApiFunction extends Construct {
       reason:
         "Node.js 22 is the runtime the design fixes (issue 5) and the one the code is tested for; it is supported by Lambda until 2027. Moving to 24 is a deliberate upgrade, not a synth-time default.",
     });
+  }
+
+  /** Lets `grantee` (e.g. another function's role) invoke this function, and nothing else. */
+  grantInvoke(grantee: iam.IGrantable): iam.Grant {
+    return this.function.grantInvoke(grantee);
   }
 }

@@ -28,6 +28,12 @@ export const PAGE_TABLE_ITEM_ACTIONS = [
 export interface PageTableProps {
   /** RETAIN in prod (a deploy mistake must not drop data silently), DESTROY elsewhere. */
   removalPolicy: RemovalPolicy;
+  /**
+   * Point-in-time recovery (35 days of continuous backups). The pages can be fetched again,
+   * but a snapshot a caller is paging through cannot: in prod a bad deploy or a stray delete
+   * would otherwise break every open paging session (snapshot_expired) with no way back.
+   */
+  pointInTimeRecovery: boolean;
 }
 
 export class PageTable extends Construct {
@@ -42,12 +48,19 @@ export class PageTable extends Construct {
       billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
       encryption: dynamodb.TableEncryption.AWS_MANAGED,
       removalPolicy: props.removalPolicy,
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: props.pointInTimeRecovery },
     });
-    Validations.of(this.table).acknowledge({
-      id: "AwsSolutions-DDB3",
-      reason:
-        "The table is a cache of public web pages that expire within hours (TTL); every item can be fetched again from its origin, so point-in-time recovery would restore nothing of value.",
-    });
+    if (!props.pointInTimeRecovery) {
+      Validations.of(this.table).acknowledge({
+        id: "AwsSolutions-DDB3",
+        reason:
+          "Point-in-time recovery is off in this environment by choice (cdk.json pointInTimeRecovery): a cache of public web pages that expire within hours (TTL), every item can be fetched again from its origin. Prod turns it on for the snapshots callers page through (docs/deploy.md).",
+      });
+      Validations.of(this.table).acknowledge({
+        id: "cdk-validator-cfnguard::dynamodb_table_pitr_enabled_check",
+        reason: "Off in this environment by choice (cdk.json pointInTimeRecovery), as for AwsSolutions-DDB3 above; on in prod.",
+      });
+    }
   }
 
   /** Lets `grantee` read and write items of this table only (no Scan, no index, no admin). */

@@ -91,7 +91,7 @@ export async function startHttpFrontend(options: LocalServerOptions): Promise<Ru
     readBody(req, maxBody)
       .then(async (body) => {
         if (body === undefined) {
-          answer(400, errorBody("invalid_request", `The request body is larger than ${maxBody} bytes.`, requestId));
+          answer(413, errorBody("request_too_large", `The request body is larger than ${maxBody} bytes.`, requestId));
           return;
         }
         const event = toEvent(req, url, body, requestId);

@@ -129,6 +129,11 @@ export function createApiHandler<T>(options: ApiHandlerOptions<T>): ApiHandler {
         telemetry.metric(METRIC.refusals, "Count", 1, { [DIMENSION.route]: route, [DIMENSION.code]: code });
       }
     }
+    if (response.statusCode >= 500) {
+      // By code, so that alarms can tell webgate's own faults from origin failures.
+      const code = error !== undefined && isWebgateError(error) ? error.code : "internal";
+      telemetry.metric(METRIC.serverErrors, "Count", 1, { [DIMENSION.route]: route, [DIMENSION.code]: code });
+    }
     telemetry.metric(METRIC.requests, "Count", 1, { [DIMENSION.route]: route, [DIMENSION.status]: String(response.statusCode) });
     telemetry[response.statusCode >= 500 ? "error" : "info"]("request", fields);
     telemetry.flush();

@@ -1,7 +1,9 @@
 /**
  * Request parsing shared by the routes: JSON bodies and query strings validated by a zod schema.
  * Every failure is `invalid_request` (400) with a message that names the field, and a `field`
- * detail a program can read. Nothing here ever produces a 500 for bad input.
+ * detail a program can read, except a body over {@link MAX_REQUEST_BODY_BYTES}, which is
+ * `request_too_large` (413) as API Gateway's and WAF's size refusals are. Nothing here ever
+ * produces a 500 for bad input.
  */
 import type { APIGatewayProxyEvent } from "aws-lambda";
 import type { ZodError, ZodType } from "zod";
@@ -21,7 +23,7 @@ export function parseJsonBody<T>(event: APIGatewayProxyEvent, schema: ZodType<T>
   const raw = event.body ?? "";
   const text = event.isBase64Encoded ? Buffer.from(raw, "base64").toString("utf8") : raw;
   if (Buffer.byteLength(text, "utf8") > MAX_REQUEST_BODY_BYTES) {
-    throw new WebgateError("invalid_request", `The request body is larger than ${MAX_REQUEST_BODY_BYTES} bytes.`, {
+    throw new WebgateError("request_too_large", `The request body is larger than ${MAX_REQUEST_BODY_BYTES} bytes.`, {
       details: { field: "body" },
     });
   }

@@ -13,6 +13,11 @@ export const METRIC = {
   cacheBypass: "CacheBypass",
   /** Count, dimension: code (a guard refusal or other error code). */
   refusals: "Refusals",
+  /**
+   * Count of 5xx answers, dimensions: route, code. Splits webgate's own faults
+   * ({@link OWN_FAULT_CODES}, alarmed) from origin and provider failures (dashboard only).
+   */
+  serverErrors: "ServerErrors",
   /** Milliseconds from the first byte sent to the origin to the last byte read. */
   originLatency: "OriginLatencyMs",
   /** Bytes read from the origin after decompression. */
@@ -34,3 +39,11 @@ export const DIMENSION = {
   code: "code",
   provider: "provider",
 } as const;
+
+/**
+ * 5xx codes that are webgate's own fault, not the origin's or a provider's: these page the
+ * operator. Origin problems (502/504 such as `connect_failed`, `upstream_timeout`) are what
+ * callers' dead links produce, so they stay on the dashboard: alarming on them would let any key
+ * holder page the operator by fetching broken URLs.
+ */
+export const OWN_FAULT_CODES = ["internal", "store_unavailable", "search_not_configured", "render_unavailable"] as const;

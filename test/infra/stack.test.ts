@@ -1,5 +1,9 @@
+import { createRequire } from "node:module";
+import * as path from "node:path";
+import { CfnGuardValidator } from "@cdklabs/cdk-validator-cfnguard";
 import { ERROR_TABLE } from "../../shared/errors";
 import { App, Stack, Validations } from "aws-cdk-lib";
+import * as dynamodb from "aws-cdk-lib/aws-dynamodb";
 import * as sns from "aws-cdk-lib/aws-sns";
 import { Match } from "aws-cdk-lib/assertions";
 import { AwsSolutionsChecks } from "cdk-nag";
@@ -8,12 +12,13 @@ import { FIELD_LIMITS } from "../../infra/constructs/api";
 import { PAGE_TABLE_ITEM_ACTIONS } from "../../infra/constructs/page-table";
 import { ENV } from "../../shared/config";
 import { METRICS_NAMESPACE } from "../../shared/observability/metric-names";
-import { CDK_CONTEXT, resourcesOf, synth, type Props, type Synthesized } from "./synth";
+import { resourcesOf, synth, type Props, type Synthesized } from "./synth";
 
 const resources = resourcesOf;
 
-const dev = synth("dev");
-const prod = synth("prod");
+// The full policy checks of a real synth (cdk-nag and cfn-guard) in this file only.
+const dev = synth("dev", undefined, { policies: "all" });
+const prod = synth("prod", undefined, { policies: "all" });
 
 /** The API functions (not CDK's own custom-resource provider). */
 function apiFunctions(s: Synthesized) {
@@ -93,27 +98,44 @@ describe("IAM", () => {
 
   it("lets fetch read and write items of its own table and nothing else", () => {
     const st = statements(fetch);
-    expect(st).toHaveLength(3);
+    expect(st).toHaveLength(4);
     expect(st.find((s) => s.Sid === "OwnLogGroup")).toMatchObject({ Effect: "Allow", Action: ["logs:CreateLogStream", "logs:PutLogEvents"], Resource: logGroupArn(fetch) });
     expect(sorted(st.find((s) => s.Sid === "VpcNetworkInterfaces")!.Action)).toEqual(eniActions);
-    const table = st.find((s) => s.Sid === undefined)!;
+    const table = st.find((s) => s.Sid === undefined && s.Effect === "Allow")!;
     expect(sorted(table.Action)).toEqual([...PAGE_TABLE_ITEM_ACTIONS].sort());
     expect(table.Resource).toEqual({ "Fn::GetAtt": [idOf(dev, "AWS::DynamoDB::Table"), "Arn"] });
   });
 
   it("lets search read its own secret's value and nothing else", () => {
     const st = statements(search);
-    expect(st).toHaveLength(3);
+    expect(st).toHaveLength(4);
     expect(st.find((s) => s.Sid === "OwnLogGroup")!.Resource).toEqual(logGroupArn(search));
     const secret = st.find((s) => s.Sid === undefined)!;
     expect(secret).toMatchObject({ Effect: "Allow", Action: "secretsmanager:GetSecretValue", Resource: ref(idOf(dev, "AWS::SecretsManager::Secret")) });
   });
 
+  it("denies the ENI actions to code running in the functions, leaving Lambda's own use (lambda:SourceFunctionArn)", () => {
+    for (const fn of [fetch, search]) {
+      const deny = statements(fn).find((s) => s.Effect === "Deny") as unknown as { Sid: string; Action: string[]; Resource: unknown; Condition: Record<string, Record<string, unknown>> };
+      expect(deny.Sid).toBe("NoNetworkInterfacesFromFunctionCode");
+      expect(sorted(deny.Action)).toEqual([...eniActions, "ec2:DetachNetworkInterface"].sort());
+      expect(deny.Resource).toBe("*");
+      // The condition key is present only on calls made with the credentials Lambda hands to
+      // the function's code; the ARN pattern is every function of this account and region.
+      expect(Object.keys(deny.Condition)).toEqual(["ArnLike"]);
+      expect(JSON.stringify(deny.Condition.ArnLike!["lambda:SourceFunctionArn"])).toMatch(/arn:.*AWS::Partition.*:lambda:.*AWS::Region.*AWS::AccountId.*:function:\*/);
+      // The allow for Lambda's service is still there, so the function can attach to the VPC.
+      expect(statements(fn).find((s) => s.Sid === "VpcNetworkInterfaces")!.Effect).toBe("Allow");
+    }
+  });
+
   it("has no wildcard action anywhere, and Resource * only on the ENI actions", () => {
     for (const p of policies) {
-      for (const s of p.props.PolicyDocument.Statement as Array<{ Action: string | string[]; Resource: unknown }>) {
+      for (const s of p.props.PolicyDocument.Statement as Array<{ Action: string | string[]; Resource: unknown; Effect: string }>) {
         for (const action of sorted(s.Action)) expect(action).not.toMatch(/\*/);
-        if (JSON.stringify(s.Resource).includes('"*"')) expect(sorted(s.Action)).toEqual(eniActions);
+        if (JSON.stringify(s.Resource).includes('"*"')) {
+          expect(sorted(s.Action)).toEqual(s.Effect === "Deny" ? [...eniActions, "ec2:DetachNetworkInterface"].sort() : eniActions);
+        }
       }
     }
     // The function roles carry no managed policies.
@@ -155,20 +177,21 @@ describe("API", () => {
   const methods = resources(dev, "AWS::ApiGateway::Method");
   const resourcePaths = Object.fromEntries(resources(dev, "AWS::ApiGateway::Resource").map((r) => [r.id, r.props.PathPart as string]));
 
-  it("is a regional REST API with POST/GET /fetch and POST /search only, no CORS", () => {
+  const routeOf = (m: { props: Props }) => `${m.props.HttpMethod} /${resourcePaths[m.props.ResourceId.Ref]}`;
+
+  it("is a regional REST API with POST/GET /fetch, POST /search and GET /openapi.json only, no CORS", () => {
     dev.template.hasResourceProperties("AWS::ApiGateway::RestApi", { EndpointConfiguration: { Types: ["REGIONAL"] } });
-    const routes = methods.map((m) => `${m.props.HttpMethod} /${resourcePaths[m.props.ResourceId.Ref]}`).sort();
-    expect(routes).toEqual(["GET /fetch", "POST /fetch", "POST /search"]);
+    expect(methods.map(routeOf).sort()).toEqual(["GET /fetch", "GET /openapi.json", "POST /fetch", "POST /search"]);
   });
 
-  it("requires an API key on every method", () => {
-    for (const m of methods) expect(m.props.ApiKeyRequired).toBe(true);
+  it("requires an API key on every method but the OpenAPI document", () => {
+    for (const m of methods) expect(m.props.ApiKeyRequired, routeOf(m)).toBe(routeOf(m) !== "GET /openapi.json");
   });
 
   it("validates request bodies and the GET url parameter", () => {
     const [validator] = resources(dev, "AWS::ApiGateway::RequestValidator");
     expect(validator!.props).toMatchObject({ ValidateRequestBody: true, ValidateRequestParameters: true });
-    for (const m of methods) expect(m.props.RequestValidatorId).toEqual(ref(validator!.id));
+    for (const m of methods.filter((m) => routeOf(m) !== "GET /openapi.json")) expect(m.props.RequestValidatorId).toEqual(ref(validator!.id));
     const get = methods.find((m) => m.props.HttpMethod === "GET")!;
     expect(get.props.RequestParameters).toEqual({ "method.request.querystring.url": true });
     const models = Object.fromEntries(resources(dev, "AWS::ApiGateway::Model").map((m) => [m.id, m.props.Schema as unknown]));
@@ -209,6 +232,20 @@ describe("API", () => {
     expect(body("BAD_REQUEST_BODY").error.code).toBe("invalid_request");
     expect(responses.MISSING_AUTHENTICATION_TOKEN.StatusCode).toBe("404");
     expect(responses.THROTTLED.StatusCode).toBe("429");
+    // Oversized requests: 413 in the project's shape, as the handlers and the local server say.
+    expect(responses.REQUEST_TOO_LARGE.StatusCode).toBe("413");
+    expect(body("REQUEST_TOO_LARGE").error.code).toBe("request_too_large");
+    // A throttled Lambda (reserved concurrency) reaches API Gateway as INTEGRATION_FAILURE:
+    // the caller gets 429 rate_limited, never 500 internal.
+    expect(responses.INTEGRATION_FAILURE.StatusCode).toBe("429");
+    expect(body("INTEGRATION_FAILURE").error).toMatchObject({ code: "rate_limited", retryable: true });
+    expect(Object.keys(responses).sort()).toEqual([
+      "BAD_REQUEST_BODY", "BAD_REQUEST_PARAMETERS", "DEFAULT_5XX", "INTEGRATION_FAILURE", "INTEGRATION_TIMEOUT", "MISSING_AUTHENTICATION_TOKEN",
+      "QUOTA_EXCEEDED", "REQUEST_TOO_LARGE", "RESOURCE_NOT_FOUND", "THROTTLED", "UNSUPPORTED_MEDIA_TYPE",
+    ]);
+    // DEFAULT_4XX stays API Gateway's: INVALID_API_KEY and WAF_FILTERED fall back to it (403 Forbidden).
+    expect(responses.DEFAULT_4XX).toBeUndefined();
+    expect(responses.WAF_FILTERED).toBeUndefined();
   });
 
   it("outputs the URL and the key id, never the key value", () => {
@@ -219,49 +256,7 @@ describe("API", () => {
   });
 });
 
-describe("observability", () => {
-  const alarms = resources(dev, "AWS::CloudWatch::Alarm");
-
-  it("alarms on the API 5xx rate, Lambda errors and throttles, and DynamoDB throttles", () => {
-    const names = alarms.map((a) => a.props.AlarmName as string).sort();
-    expect(names).toEqual([
-      "webgate-dev-api-5xx-rate",
-      "webgate-dev-fetch-errors",
-      "webgate-dev-fetch-throttles",
-      "webgate-dev-search-errors",
-      "webgate-dev-search-throttles",
-      "webgate-dev-table-throttles",
-    ]);
-    const rate = alarms.find((a) => a.props.AlarmName === "webgate-dev-api-5xx-rate")!;
-    expect(rate.props.Threshold).toBe(10);
-    expect(JSON.stringify(rate.props.Metrics)).toContain('"MetricName":"5XXError"');
-    const tableAlarm = alarms.find((a) => a.props.AlarmName === "webgate-dev-table-throttles")!;
-    expect(JSON.stringify(tableAlarm.props.Metrics)).toMatch(/ReadThrottleEvents.*WriteThrottleEvents/);
-  });
-
-  it("has no alarm actions unless a topic is configured, then notifies it on alarm and recovery", () => {
-    for (const a of alarms) expect(a.props.AlarmActions).toBeUndefined();
-    const topicArn = "arn:aws:sns:eu-west-1:123456789012:oncall";
-    const envs = structuredClone(CDK_CONTEXT.environments) as Record<string, { alarms: Record<string, unknown> }>;
-    envs.dev!.alarms.topicArn = topicArn;
-    const withTopic = resources(synth("dev", { key: "topic", environments: envs }), "AWS::CloudWatch::Alarm");
-    expect(withTopic).toHaveLength(6);
-    for (const a of withTopic) {
-      expect(a.props.AlarmActions).toEqual([topicArn]);
-      expect(a.props.OKActions).toEqual([topicArn]);
-    }
-  });
-
-  it("has a dashboard whose webgate widgets search every dimension set of the handlers' metrics", () => {
-    const [dash] = resources(dev, "AWS::CloudWatch::Dashboard");
-    const body = JSON.stringify(dash!.props.DashboardBody);
-    for (const metric of ["Requests", "CacheHit", "CacheMiss", "CacheBypass", "Refusals", "OriginLatencyMs", "OriginBytes", "ProviderCalls"]) {
-      expect(body).toContain(`Namespace=\\\\\\"Webgate\\\\\\" MetricName=\\\\\\"${metric}\\\\\\"`);
-    }
-  });
-});
-
-describe("cdk-nag AwsSolutions", () => {
+describe("policy validation (cdk-nag AwsSolutions, cfn-guard Control Tower)", () => {
   it("reports no unacknowledged finding in any environment", () => {
     expect(dev.violations).toEqual([]);
     expect(prod.violations).toEqual([]);
@@ -272,5 +267,15 @@ describe("cdk-nag AwsSolutions", () => {
     new sns.Topic(new Stack(app, "Bad"), "Topic");
     Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
     expect(() => app.synth()).toThrow(/AwsSolutions-SNS3/);
+  });
+
+  it("does fail a synth on a Control Tower rule through cfn-guard (the plugin runs offline)", () => {
+    const app = new App({ context: { "aws:cdk:bundling-stacks": [] } });
+    const stack = new Stack(app, "BadTable");
+    new dynamodb.CfnTable(stack, "Table", { keySchema: [{ attributeName: "pk", keyType: "HASH" }], attributeDefinitions: [{ attributeName: "pk", attributeType: "S" }], billingMode: "PAY_PER_REQUEST" });
+    // The one Control Tower rule this needs, from the same package as the full set the synths run.
+    const rule = path.join(path.dirname(createRequire(import.meta.url).resolve("@cdklabs/cdk-validator-cfnguard/package.json")), "rules/control-tower/cfn-guard/dynamodb/ct-dynamodb-pr-1.guard");
+    Validations.of(app).addPlugins(new CfnGuardValidator({ controlTowerRulesEnabled: false, rules: [rule] }));
+    expect(() => app.synth()).toThrow(/CT\.DYNAMODB\.PR\.1/);
   });
 });

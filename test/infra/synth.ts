@@ -1,13 +1,15 @@
 /**
- * Test helper: synthesizes a webgate environment once per process (bundling off) with cdk-nag's
- * AwsSolutions pack, from the real cdk.json context.
+ * Test helper: synthesizes a webgate environment once per process (bundling off) with the
+ * policy checks of every synth (cdk-nag AwsSolutions, cfn-guard Control Tower rules), from the
+ * real cdk.json context.
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { App, Validations } from "aws-cdk-lib";
-import { Template } from "aws-cdk-lib/assertions";
 import { AwsSolutionsChecks } from "cdk-nag";
+import { Template } from "aws-cdk-lib/assertions";
 import { resolveEnvironment } from "../../infra/environments";
+import { addPolicyValidation } from "../../infra/policy-validation";
 import { REPO_ROOT, WebgateStack } from "../../infra/webgate-stack";
 
 /** cdk.json's context, as the CLI would pass it. */
@@ -18,7 +20,7 @@ export const CDK_CONTEXT = (JSON.parse(readFileSync(path.join(REPO_ROOT, "cdk.js
  * is skipped. Bundling is not under test here, so the synth points at two empty entry files in
  * a temporary directory inside the git-ignored cdk.out/.
  */
-function entryStubs(): string {
+export function entryStubs(): string {
   // A fixed path written with the same bytes by every worker, so parallel test files agree and
   // nothing piles up between runs.
   const dir = path.join(REPO_ROOT, "cdk.out", "test-entries");
@@ -37,7 +39,7 @@ export interface Synthesized {
   template: Template;
   /** The CloudFormation template as JSON. */
   json: { Resources: Record<string, { Type: string; Properties?: Record<string, unknown> }>; Outputs: Record<string, { Value: unknown }> };
-  /** Violations the validation plugins (cdk-nag) reported, warnings included; [] when clean. */
+  /** Violations the validation plugins (cdk-nag, cfn-guard) reported, warnings included; [] when clean. */
   violations: unknown[];
 }
 
@@ -45,11 +47,14 @@ const cache = new Map<string, Synthesized>();
 let stubs: string | undefined;
 
 /**
- * Synthesizes `envName` from cdk.json (memoized per process), optionally with a different
- * `environments` table (a variant of cdk.json's), memoized under `variant`.
+ * Synthesizes `envName` from cdk.json (memoized per process), or with a different
+ * `environments` table (a variant of cdk.json's), memoized under `variant`. cdk-nag runs on
+ * every synth; `policies: "all"` adds cfn-guard as the real synth runs it (infra/app.ts). The
+ * guard binary costs about 3 s of CPU per template, so one test file asks for it.
  */
-export function synth(envName: string, variant?: { key: string; environments: Record<string, unknown> }): Synthesized {
-  const cacheKey = variant ? `${envName}/${variant.key}` : envName;
+export function synth(envName: string, variant?: { key: string; environments: Record<string, unknown> }, options: { policies?: "nag" | "all" } = {}): Synthesized {
+  const policies = options.policies ?? "nag";
+  const cacheKey = `${variant ? `${envName}/${variant.key}` : envName}/${policies}`;
   const hit = cache.get(cacheKey);
   if (hit) return hit;
   stubs ??= entryStubs();
@@ -57,7 +62,8 @@ export function synth(envName: string, variant?: { key: string; environments: Re
   const app = new App({ context: { ...CDK_CONTEXT, environments, env: envName, "aws:cdk:bundling-stacks": [] } });
   const { name, settings } = resolveEnvironment(app.node.tryGetContext("env"), app.node.tryGetContext("environments"));
   const stack = new WebgateStack(app, `webgate-${name}`, { envName: name, settings, functionsDir: stubs });
-  Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
+  if (policies === "all") addPolicyValidation(app);
+  else Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
   // A violation makes synth throw ValidationFailed with the report; a clean synth writes an
   // empty report. Both are checked so that warnings, which may not throw, are seen too.
   app.synth();

@@ -330,9 +330,6 @@ describe.skipIf(dnsVectors === undefined)("SSRF through the whole HTTP API: ../s
 describe("malformed requests over HTTP: 400 with a code, never 500", () => {
   const json = { "content-type": "application/json" };
   const cases: Array<[string, string, { method?: string; body?: string; headers?: Record<string, string> }, string | undefined]> = [
-    ["/fetch body over the handler's 16 KiB limit", "/fetch", { method: "POST", body: JSON.stringify({ url: "https://site.example.com/", pad: "x".repeat(20_000) }), headers: json }, "body"],
-    ["/fetch body over the server's 1 MiB limit", "/fetch", { method: "POST", body: "x".repeat(1_100_000), headers: json }, undefined],
-    ["/search body over the limit", "/search", { method: "POST", body: JSON.stringify({ query: "q".repeat(30_000) }), headers: json }, "body"],
     ["/fetch invalid JSON", "/fetch", { method: "POST", body: '{"url": "https://site.example.com/"', headers: json }, "body"],
     ["/search invalid JSON", "/search", { method: "POST", body: "{query:", headers: json }, "body"],
     ["/fetch JSON that is not an object", "/fetch", { method: "POST", body: '["https://site.example.com/"]', headers: json }, "body"],
@@ -366,6 +363,27 @@ describe("malformed requests over HTTP: 400 with a code, never 500", () => {
       const res = await call(path, options);
       expect(res.status, res.text).toBe(400);
       expect(res.json.error.code).toBe("invalid_request");
+      if (field !== undefined) expect(res.json.error.field).toBe(field);
+      handled = true;
+    } finally {
+      record.abuse("malformed requests", handled);
+    }
+  });
+});
+
+describe("oversized requests over HTTP: 413 request_too_large, as API Gateway and WAF answer", () => {
+  const json = { "content-type": "application/json" };
+  const cases: Array<[string, string, string, string | undefined]> = [
+    ["/fetch body over the handler's 16 KiB limit", "/fetch", JSON.stringify({ url: "https://site.example.com/", pad: "x".repeat(20_000) }), "body"],
+    ["/fetch body over the server's 1 MiB limit", "/fetch", "x".repeat(1_100_000), undefined],
+    ["/search body over the limit", "/search", JSON.stringify({ query: "q".repeat(30_000) }), "body"],
+  ];
+  it.each(cases)("%s", async (_name, path, body, field) => {
+    let handled = false;
+    try {
+      const res = await call(path, { method: "POST", body, headers: json });
+      expect(res.status, res.text).toBe(413);
+      expect(res.json.error).toMatchObject({ code: "request_too_large", retryable: false });
       if (field !== undefined) expect(res.json.error.field).toBe(field);
       handled = true;
     } finally {

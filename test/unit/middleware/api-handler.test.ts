@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { WebgateError } from "../../../shared/errors";
 import { createApiHandler } from "../../../shared/middleware/api-handler";
-import { parseJsonBody, queryObject, validate } from "../../../shared/middleware/parse-request";
+import { MAX_REQUEST_BODY_BYTES, parseJsonBody, queryObject, validate } from "../../../shared/middleware/parse-request";
 import { createMemoryTelemetry } from "../../../shared/observability/telemetry";
 import { apiGatewayEvent, lambdaContext } from "../../helpers/apigw-event";
 
@@ -66,11 +66,20 @@ describe("createApiHandler", () => {
     expect(json.error.field).toBe("content-type");
   });
 
-  it("refuses a body over the size limit", async () => {
-    const { handler } = build(() => Promise.resolve({}));
+  it("refuses a body over the 16 KiB limit with 413 request_too_large, as the gateway does", async () => {
+    const { handler, telemetry } = build(() => Promise.resolve({}));
     const { res, json } = await call(handler, { name: "x".repeat(20_000) });
-    expect(res.statusCode).toBe(400);
-    expect(json.error.field).toBe("body");
+    expect(res.statusCode).toBe(413);
+    expect(json.error).toMatchObject({ code: "request_too_large", field: "body", retryable: false });
+    expect(telemetry.metrics).toContainEqual(expect.objectContaining({ name: "Refusals", dimensions: { route: "test", code: "request_too_large" } }));
+    // The boundary: a body of exactly MAX_REQUEST_BODY_BYTES is parsed (and then validated).
+    const exact = JSON.stringify({ name: "ab", pad: "" });
+    const padded = exact.replace('"pad":""', `"pad":"${"y".repeat(MAX_REQUEST_BODY_BYTES - exact.length)}"`);
+    expect(Buffer.byteLength(padded)).toBe(MAX_REQUEST_BODY_BYTES);
+    const atLimit = await call(handler, padded);
+    expect(atLimit.res.statusCode).toBe(400);
+    expect(atLimit.json.error.code).toBe("invalid_request");
+    expect(atLimit.json.error.field).toBe("pad");
   });
 
   it("reads a base64-encoded body", async () => {
@@ -98,6 +107,24 @@ describe("createApiHandler", () => {
     expect(res.body).not.toContain("secret internals");
     expect(telemetry.lines[0]!.level).toBe("error");
     expect(telemetry.lines[0]!.fields.error_message).toContain("secret internals");
+    expect(telemetry.metrics).toContainEqual(expect.objectContaining({ name: "ServerErrors", dimensions: { route: "test", code: "internal" } }));
+  });
+
+  it("counts 5xx answers by code (own faults vs origin failures) and 4xx answers not at all there", async () => {
+    for (const [error, status] of [
+      [new WebgateError("store_unavailable", "down"), 503],
+      [new WebgateError("connect_failed", "origin down"), 502],
+    ] as const) {
+      const { handler, telemetry } = build(() => Promise.reject(error));
+      const { res } = await call(handler, { name: "ab" });
+      expect(res.statusCode).toBe(status);
+      expect(telemetry.metrics.filter((m) => m.name === "ServerErrors")).toEqual([
+        expect.objectContaining({ unit: "Count", value: 1, dimensions: { route: "test", code: error.code } }),
+      ]);
+    }
+    const { handler, telemetry } = build(() => Promise.reject(new WebgateError("host_not_allowed", "no")));
+    await call(handler, { name: "ab" });
+    expect(telemetry.metrics.some((m) => m.name === "ServerErrors")).toBe(false);
   });
 });
 
