@@ -147,8 +147,9 @@ export function createApiHandler<T>(options: ApiHandlerOptions<T>): ApiHandler {
     //   empty buffer. The publish must also come after the two metrics above, which this
     //   middleware records in its own after/onError.
     // - injectLambdaContext adds cold_start, function_name, function_arn, function_memory_size,
-    //   function_request_id and xray_trace_id to every line, which changes the documented log
-    //   line (docs/operations.md), and outside the Lambda invoke store (the local server, which
+    //   function_request_id and xray_trace_id to every line, which changes the log line every
+    //   route writes today (its request_id is API Gateway's, the one callers get back), and
+    //   outside the Lambda invoke store (the local server, which
     //   runs requests concurrently through one handler) Powertools keeps those keys in one
     //   process-wide slot, so concurrent requests would overwrite each other's context.
     // - Both need the Powertools instances; routes see only the Telemetry interface, which the
