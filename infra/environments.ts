@@ -4,7 +4,7 @@
  * with zod at synth time so a typo fails before anything reaches CloudFormation.
  */
 import * as z from "zod";
-import { CONFIG_FIELDS, ENV } from "../shared/config";
+import { CONFIG_FIELDS, DEFAULTS, ENV } from "../shared/config";
 
 /** API Gateway's hard integration timeout for REST APIs (seconds). */
 export const API_GATEWAY_INTEGRATION_LIMIT_S = 29;
@@ -64,6 +64,10 @@ export const environmentSettingsSchema = z
       cacheTtlS: CONFIG_FIELDS.cacheTtlSeconds,
       allowedDomains: domainList,
       blockedDomains: domainList,
+      /** robots.txt policy (WEBGATE_ROBOTS); respected unless an environment says otherwise. */
+      robots: CONFIG_FIELDS.robots.default(DEFAULTS.robots),
+      /** Pages of a PDF read at most (WEBGATE_PDF_MAX_PAGES). */
+      pdfMaxPages: CONFIG_FIELDS.pdfMaxPages.default(DEFAULTS.pdfMaxPages),
     }),
     search: functionSettings.extend({
       provider: CONFIG_FIELDS.providerName.optional(),
@@ -201,6 +205,8 @@ export function fetchFunctionEnvironment(s: EnvironmentSettings, tableName: stri
     [ENV.CACHE_TTL_S]: String(s.fetch.cacheTtlS),
     [ENV.ALLOWED_DOMAINS]: s.fetch.allowedDomains.join(","),
     [ENV.BLOCKED_DOMAINS]: s.fetch.blockedDomains.join(","),
+    [ENV.ROBOTS]: s.fetch.robots,
+    [ENV.PDF_MAX_PAGES]: String(s.fetch.pdfMaxPages),
   };
 }
 

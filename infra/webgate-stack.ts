@@ -11,6 +11,7 @@ import { CfnOutput, RemovalPolicy, Stack, type StackProps, Validations } from "a
 import * as logs from "aws-cdk-lib/aws-logs";
 import type { Construct } from "constructs";
 import { Api } from "./constructs/api";
+import { pdfWorkerCommands } from "./bundling";
 import { ApiFunction } from "./constructs/api-function";
 import { DnsFirewall } from "./constructs/dns-firewall";
 import { Network } from "./constructs/network";
@@ -82,6 +83,8 @@ export class WebgateStack extends Stack {
       timeoutS: s.fetch.timeoutS,
       reservedConcurrency: s.fetch.reservedConcurrency,
       environment: fetchFunctionEnvironment(s, this.pageTable.table.tableName),
+      // The PDF reader's worker and pdf.js ship beside index.mjs, outside the handler's bundle.
+      afterBundling: pdfWorkerCommands,
     });
     this.pageTable.grantItemReadWrite(this.fetchFunction.function);
 

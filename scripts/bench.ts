@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- <corpus-folder>] [--only conversion,fetch,bundle] [--passes N]
+ * `npm run bench [-- <corpus-folder>] [--only conversion,fetch,bundle,pdf] [--passes N]
  *   [--requests N] [--budget S] [--runs N] [--out file.json]`
  *
  * Issue 6's benchmark, three sections in one run:
@@ -7,7 +7,8 @@
  *   turndown, node-html-markdown and Readability + turndown over the same DOM library, on a folder
  *   of `<page>/source.html` (+ `expected.html` for quality);
  * - fetch (scripts/lib/bench-fetch.ts): /fetch latency through the local server;
- * - bundle (scripts/lib/bench-bundle.ts): the functions' bundles as the CDK builds them.
+ * - bundle (scripts/lib/bench-bundle.ts): the functions' bundles as the CDK builds them;
+ * - pdf (scripts/lib/bench-pdf.ts): the PDF reader's worker bundle and the first-PDF latency.
  * Then one table of issue 6's targets, and the figures as JSON.
  */
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
@@ -21,6 +22,7 @@ import TurndownService from "turndown";
 import { renderDocument } from "../shared/content/render";
 import { benchBundles } from "./lib/bench-bundle";
 import { benchFetch } from "./lib/bench-fetch";
+import { benchPdf } from "./lib/bench-pdf";
 import { type BenchSection, renderTable } from "./lib/bench-section";
 import { type CorpusPage, loadCorpus } from "./lib/corpus";
 import { mean, median, scoreMarkdown } from "./lib/quality";
@@ -138,7 +140,7 @@ export function benchConversion(folder: string, passes: number): { section: Benc
   };
 }
 
-const SECTIONS = ["conversion", "fetch", "bundle"] as const;
+const SECTIONS = ["conversion", "fetch", "bundle", "pdf"] as const;
 type SectionName = (typeof SECTIONS)[number];
 
 interface Args {
@@ -202,7 +204,7 @@ async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   const folder = path.resolve(args.folder ?? DEFAULT_CORPUS);
   if (args.only.includes("conversion") && !existsSync(folder)) {
-    console.error(`No corpus folder at ${folder}.\nPass one: npm run bench -- <folder with <page>/source.html and expected.html>\nor run the other sections only: npm run bench -- --only fetch,bundle`);
+    console.error(`No corpus folder at ${folder}.\nPass one: npm run bench -- <folder with <page>/source.html and expected.html>\nor run the other sections only: npm run bench -- --only fetch,bundle,pdf`);
     process.exit(2);
   }
   const machine = `${os.cpus()[0]?.model ?? "unknown CPU"}, ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB, Node ${process.version}, ${os.platform()} ${os.arch()}`;
@@ -212,6 +214,7 @@ async function main(): Promise<void> {
   const sections = new Map<SectionName, BenchSection>();
   // Bundles first: their child processes then do not compete with a warm, busy parent.
   if (args.only.includes("bundle")) sections.set("bundle", (await benchBundles({ repoRoot: REPO_ROOT, outDir: path.join(REPO_ROOT, ".bench", "bundles"), runs: args.runs, progress })).section);
+  if (args.only.includes("pdf")) sections.set("pdf", (await benchPdf({ repoRoot: REPO_ROOT, outDir: path.join(REPO_ROOT, ".bench", "pdf"), runs: Math.min(args.runs, 5), progress })).section);
   if (args.only.includes("conversion")) sections.set("conversion", benchConversion(folder, args.passes).section);
   if (args.only.includes("fetch")) sections.set("fetch", (await benchFetch({ requests: args.requests, budgetMs: args.budgetS * 1000, progress })).section);
 

@@ -23,6 +23,9 @@ export const ENV = {
   ALLOWED_PORTS: "WEBGATE_ALLOWED_PORTS",
   BLOCKED_CIDRS: "WEBGATE_BLOCKED_CIDRS",
   ALLOW_LOCALHOST: "WEBGATE_ALLOW_LOCALHOST",
+  // Reach (issue 12): robots.txt policy and the PDF page cap.
+  ROBOTS: "WEBGATE_ROBOTS",
+  PDF_MAX_PAGES: "WEBGATE_PDF_MAX_PAGES",
   // Page store.
   TABLE_NAME: "WEBGATE_TABLE_NAME",
   DYNAMODB_ENDPOINT: "WEBGATE_DYNAMODB_ENDPOINT",
@@ -54,6 +57,8 @@ export const DEFAULTS = {
   maxResponseBytes: 5_242_880,
   maxRedirects: 5,
   allowedPorts: [80, 443],
+  robots: "respect" as "respect" | "ignore",
+  pdfMaxPages: 500,
   cacheTtlSeconds: 3_600,
   tableName: "webgate-pages",
   port: 8787,
@@ -138,6 +143,13 @@ export const CONFIG_FIELDS = {
   maxRedirects: wholeNumber(0, 20),
   cacheTtlSeconds: wholeNumber(60, 604_800),
   localPort: wholeNumber(0, 65_535),
+  /** robots.txt policy, any case. */
+  robots: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .pipe(z.enum(["respect", "ignore"], { error: "must be respect or ignore" })),
+  pdfMaxPages: wholeNumber(1, 10_000),
   /** `example.com` or `*.example.com` entries, normalized (lower-case punycode, no trailing dot). */
   domainList: z.array(checkedEntry(checkDomainEntry)),
   /** Canonical address ranges, normalized. */
@@ -230,6 +242,8 @@ const envSchema = z.object({
   [ENV.ALLOWED_PORTS]: envPorts.optional(),
   [ENV.BLOCKED_CIDRS]: envList.pipe(CONFIG_FIELDS.cidrList).optional(),
   [ENV.ALLOW_LOCALHOST]: envBool.optional(),
+  [ENV.ROBOTS]: CONFIG_FIELDS.robots.optional(),
+  [ENV.PDF_MAX_PAGES]: envWhole(CONFIG_FIELDS.pdfMaxPages).optional(),
   [ENV.TABLE_NAME]: optionalNonEmpty.optional(),
   [ENV.DYNAMODB_ENDPOINT]: optionalNonEmpty.optional(),
   [ENV.CACHE_TTL_S]: envWhole(CONFIG_FIELDS.cacheTtlSeconds).optional(),
@@ -285,6 +299,10 @@ export interface WebgateConfig {
     /** Extra address ranges to refuse on top of the built-in policy, in canonical spelling. */
     blockedCidrs: string[];
     allowLocalhost: boolean;
+    /** robots.txt: `respect` checks every origin request against it (RFC 9309); `ignore` skips it. */
+    robots: "respect" | "ignore";
+    /** Pages of a PDF read at most; the rest is reported as `truncated`. */
+    pdfMaxPages: number;
   };
   store: {
     tableName: string;
@@ -358,6 +376,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       allowedPorts: e[ENV.ALLOWED_PORTS] ?? [...DEFAULTS.allowedPorts],
       blockedCidrs: unique(e[ENV.BLOCKED_CIDRS] ?? []),
       allowLocalhost: e[ENV.ALLOW_LOCALHOST] ?? false,
+      robots: e[ENV.ROBOTS] ?? DEFAULTS.robots,
+      pdfMaxPages: e[ENV.PDF_MAX_PAGES] ?? DEFAULTS.pdfMaxPages,
     },
     store: {
       tableName: e[ENV.TABLE_NAME] ?? DEFAULTS.tableName,

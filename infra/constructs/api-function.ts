@@ -47,6 +47,8 @@ export interface ApiFunctionProps {
   subnets: ec2.SubnetSelection;
   securityGroup: ec2.ISecurityGroup;
   environment: Record<string, string>;
+  /** Shell commands NodejsFunction runs after bundling, to add files to the asset (the PDF worker). */
+  afterBundling?: (inputDir: string, outputDir: string) => string[];
 }
 
 export class ApiFunction extends Construct {
@@ -149,6 +151,9 @@ export class ApiFunction extends Construct {
         externalModules: [...FUNCTION_BUNDLING.externalModules],
         // NodejsFunction has no alias prop; esbuildArgs passes each as `--alias:from=to`.
         esbuildArgs: { "--alias": Object.entries(FUNCTION_BUNDLING.alias).map(([from, to]) => `${from}=${to}`) },
+        ...(props.afterBundling === undefined
+          ? {}
+          : { commandHooks: { beforeBundling: () => [], beforeInstall: () => [], afterBundling: props.afterBundling } }),
       },
     });
     Validations.of(this.function).acknowledge({

@@ -34,7 +34,12 @@ export interface SnapshotMeta {
   contentType: string;
   charset: string;
   title: string;
-  extractor: "readability" | "full" | null;
+  /** How the content was made; `pdf` and `origin-markdown` record the representation it came from. */
+  extractor: "readability" | "full" | "pdf" | "origin-markdown" | null;
+  /** True when a limit (the PDF page cap) cut the content; absent in older snapshots. */
+  truncated?: boolean;
+  /** The origin's own token count (`x-markdown-tokens`) of a Markdown answer. */
+  originTokens?: number | null;
   /** The format HTML was written in (part of the snapshot key too). */
   format: "markdown" | "text";
 }
@@ -155,7 +160,9 @@ const metaSchema = z.object({
   contentType: z.string(),
   charset: z.string(),
   title: z.string(),
-  extractor: z.enum(["readability", "full"]).nullable(),
+  extractor: z.enum(["readability", "full", "pdf", "origin-markdown"]).nullable(),
+  truncated: z.boolean().optional(),
+  originTokens: z.number().int().min(0).nullable().optional(),
   // Snapshots written before `format` existed were Markdown.
   format: z.enum(["markdown", "text"]).default("markdown"),
 });

@@ -10,13 +10,35 @@ import { LinearParser } from "./linear-parser";
  * algorithm, see docs/content.md ("Parser differences").
  */
 
-/** Elements dropped with everything inside them before conversion (issue 3), plus metadata elements. */
+/**
+ * Elements dropped with everything inside them before conversion (issue 3), plus metadata
+ * elements. Form controls are dropped, not forms: a `<form>` is a container (ASP.NET and similar
+ * sites wrap the whole page in one), unwrapped unless it holds little text (see
+ * {@link FORM_MIN_TEXT}).
+ */
 export const PRUNED_TAGS: ReadonlySet<string> = new Set([
   "script", "style", "noscript", "template", "iframe", "svg", "canvas", "nav", "footer", "aside",
-  "form", "button", "select", "object", "embed",
+  "button", "select", "textarea", "datalist", "object", "embed",
   // Metadata content never renders as text; `<title>` and `<base href>` are read before dropping.
   "title", "meta", "link", "base",
 ]);
+
+/**
+ * A `<form>` with fewer non-space characters of text than this (its controls already dropped) is
+ * a search box, a login or a newsletter sign-up and is removed with its labels; a longer one is
+ * content that happens to sit in a form, and only its controls go.
+ */
+export const FORM_MIN_TEXT = 200;
+
+/** Whether a form's text marks it as a control panel (removed) rather than a content container. */
+export function isControlForm(textContent: string): boolean {
+  let n = 0;
+  for (let i = 0; i < textContent.length && n < FORM_MIN_TEXT; i++) {
+    const c = textContent.charCodeAt(i);
+    if (c > 0x20 && c !== 0xa0) n++;
+  }
+  return n < FORM_MIN_TEXT;
+}
 
 /**
  * Deeper nesting than this is flattened into the element at this depth: turndown walks the tree
@@ -33,6 +55,15 @@ const TABLE_STRUCTURE = new Set(["TABLE", "TBODY", "THEAD", "TFOOT", "TR"]);
 const HEAD_PHASE_TAGS = new Set(["html", "head", "title", "meta", "link", "base", "style", "script", "noscript", "template"]);
 
 export type LightNode = LightElement | LightText;
+
+/**
+ * Bumped by every change to any light tree's structure. `childNodes`, `children` and `rows`
+ * return arrays cached with the epoch they were built at: turndown and the GFM plugin read them
+ * inside loops (`for (i < table.rows.length) table.rows[i]`, `row.childNodes[j]` per column),
+ * which rebuilt an array per read and made a table of n rows cost O(n²). The trees are only
+ * mutated before conversion (whitespace collapsing), so during conversion every read is O(1).
+ */
+let structureEpoch = 0;
 
 abstract class LightBase {
   parentNode: LightElement | null = null;
@@ -92,6 +123,10 @@ export class LightElement extends LightBase {
   lastChild: LightNode | null = null;
   /** Cached textContent; reset up the ancestor chain whenever text below changes. */
   private cachedText: string | undefined;
+  private cachedChildNodes: LightNode[] | undefined;
+  private cachedChildren: LightElement[] | undefined;
+  private cachedRows: LightElement[] | undefined;
+  private cacheEpoch = -1;
 
   constructor(localName: string, attributes: Record<string, string>) {
     super();
@@ -104,15 +139,30 @@ export class LightElement extends LightBase {
     return this.nodeName.toLowerCase();
   }
 
+  private freshCaches(): void {
+    if (this.cacheEpoch === structureEpoch) return;
+    this.cacheEpoch = structureEpoch;
+    this.cachedChildNodes = undefined;
+    this.cachedChildren = undefined;
+    this.cachedRows = undefined;
+  }
+
+  /** The child nodes in order. The array is shared between reads: callers must not modify it. */
   get childNodes(): LightNode[] {
+    this.freshCaches();
+    if (this.cachedChildNodes !== undefined) return this.cachedChildNodes;
     const out: LightNode[] = [];
     for (let n = this.firstChild; n !== null; n = n.nextSibling) out.push(n);
+    this.cachedChildNodes = out;
     return out;
   }
 
   get children(): LightElement[] {
+    this.freshCaches();
+    if (this.cachedChildren !== undefined) return this.cachedChildren;
     const out: LightElement[] = [];
     for (let n = this.firstChild; n !== null; n = n.nextSibling) if (n.nodeType === 1) out.push(n);
+    this.cachedChildren = out;
     return out;
   }
 
@@ -150,6 +200,8 @@ export class LightElement extends LightBase {
 
   /** The table's rows in tree order, not counting rows of nested tables (HTMLTableElement.rows). */
   get rows(): LightElement[] {
+    this.freshCaches();
+    if (this.cachedRows !== undefined) return this.cachedRows;
     const out: LightElement[] = [];
     const visit = (el: LightElement) => {
       for (let n = el.firstChild; n !== null; n = n.nextSibling) {
@@ -159,6 +211,7 @@ export class LightElement extends LightBase {
       }
     };
     visit(this);
+    this.cachedRows = out;
     return out;
   }
 
@@ -193,6 +246,7 @@ export class LightElement extends LightBase {
   }
 
   appendChild(child: LightNode): LightNode {
+    structureEpoch++;
     child.parentNode = this;
     child.previousSibling = this.lastChild;
     child.nextSibling = null;
@@ -205,6 +259,7 @@ export class LightElement extends LightBase {
 
   /** Inserts `child` (not yet in a tree) before `ref`, a child of this element. */
   insertBefore(child: LightNode, ref: LightNode): LightNode {
+    structureEpoch++;
     child.parentNode = this;
     child.nextSibling = ref;
     child.previousSibling = ref.previousSibling;
@@ -216,6 +271,7 @@ export class LightElement extends LightBase {
   }
 
   removeChild(child: LightNode): LightNode {
+    structureEpoch++;
     if (child.previousSibling === null) this.firstChild = child.nextSibling;
     else child.previousSibling.nextSibling = child.nextSibling;
     if (child.nextSibling === null) this.lastChild = child.previousSibling;
@@ -296,6 +352,7 @@ export function parseLightDocument(html: string, options: { pruned?: ReadonlySet
   // head", "in head", "after head" modes); the body starts at <body>, at the first element that
   // does not belong in <head>, or at the first non-whitespace text.
   let bodyStarted = false;
+  const forms: LightElement[] = [];
 
   const parser = new LinearParser(
     {
@@ -324,6 +381,7 @@ export function parseLightDocument(html: string, options: { pruned?: ReadonlySet
           return;
         }
         const el = new LightElement(name, attribs);
+        if (name === "form") forms.push(el);
         current.appendChild(el);
         current = el;
         depth++;
@@ -376,5 +434,6 @@ export function parseLightDocument(html: string, options: { pruned?: ReadonlySet
     { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true, recognizeSelfClosing: false },
   );
   parser.end(html);
+  for (const form of forms) if (form.parentNode !== null && isControlForm(form.textContent)) form.remove();
   return { body, title: title ?? "", baseHref };
 }

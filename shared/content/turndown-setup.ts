@@ -52,6 +52,34 @@ function escapeLinkTitle(title: string): string {
   return title.replace(/"/g, '\\"');
 }
 
+/** A block whose single line can carry a link: not a list item, quote, fence, table row or rule. */
+const NOT_LINKABLE = /^(?:[-+*] |\d+[.)] |>|```|~~~|\||---|!\[)/;
+const HEADING = /^(#{1,6} )(.+)$/;
+/** An absolute URL CommonMark can write as an autolink `<…>`: a scheme, no spaces, no angle brackets. */
+const AUTOLINKABLE = /^[a-z][a-z0-9+.-]{1,31}:[^\s<>]*$/i;
+
+/**
+ * A link around block content (`<a><h4>Title</h4><p>teaser</p></a>`, failure class 5): Markdown
+ * links hold inline content only, and `[\n\n#### Title\n\n](url)` is not a link at all (the URL
+ * leaks into the text). The link moves inside the first heading (`#### [Title](url)`), else
+ * around the first block that is a single plain line; when no block can carry it (only lists,
+ * quotes, code or tables), the blocks stay as they are and the link follows on its own line.
+ */
+function linkAroundBlocks(content: string, href: string, titlePart: string): string {
+  const blocks = content.trim().split(/\n{2,}/);
+  const single = (b: string) => !b.includes("\n") && !b.includes("](");
+  let at = blocks.findIndex((b) => single(b) && HEADING.test(b));
+  if (at === -1) at = blocks.findIndex((b) => single(b) && !NOT_LINKABLE.test(b) && b.trim() !== "");
+  const destination = `(${escapeLinkDestination(href)}${titlePart})`;
+  if (at === -1) {
+    const own = AUTOLINKABLE.test(href) && titlePart === "" ? `<${href}>` : `[${href.replace(/([\\[\]])/g, "\\$1")}]${destination}`;
+    return `\n\n${blocks.join("\n\n")}\n\n${own}\n\n`;
+  }
+  const heading = HEADING.exec(blocks[at]!);
+  blocks[at] = heading ? `${heading[1]}[${heading[2]}]${destination}` : `[${blocks[at]}]${destination}`;
+  return `\n\n${blocks.join("\n\n")}\n\n`;
+}
+
 /** Tags that make the GFM plugin keep a table as raw HTML; webgate converts such tables to text. */
 const HTML_TABLE_TRIGGERS = ["CODE", "UL", "OL", "H1", "H2", "H3", "H4", "H5", "H6", "HR", "BLOCKQUOTE"];
 
@@ -158,6 +186,7 @@ export function createTurndownService(baseUrl: string | null, overrides: Turndow
       if ((scheme !== null && TEXT_ONLY_SCHEMES.has(scheme)) || content.trim() === "") return content;
       const title = escapeLinkTitle(cleanAttribute(el.getAttribute("title")));
       const titlePart = title ? ` "${title}"` : "";
+      if (content.includes("\n\n")) return linkAroundBlocks(content, href, titlePart);
       return `[${content}](${escapeLinkDestination(href)}${titlePart})`;
     },
   });

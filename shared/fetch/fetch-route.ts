@@ -17,6 +17,8 @@ import { createApiHandler, type ApiHandler } from "../middleware/api-handler";
 import { parseJsonBody, queryObject, validate } from "../middleware/parse-request";
 import { METRIC } from "../observability/metric-names";
 import { createPowertoolsTelemetry, type Telemetry } from "../observability/telemetry";
+import { RobotsChecker } from "../robots/robots-checker";
+import { DynamoRobotsStore } from "../robots/robots-store";
 import { fetchPage } from "./fetch-service";
 import { fetchRequestSchema, fromQuery, type FetchRequest } from "./schema";
 
@@ -31,6 +33,8 @@ export interface FetchRouteDeps {
 
 /** Time a conversion and a store write may add to the fetch's own limit before a lease lapses. */
 const LEASE_MARGIN_MS = 5_000;
+/** The whole robots.txt exchange, redirects included. */
+const ROBOTS_TIMEOUT_MS = 10_000;
 
 export const systemClock: Clock = { now: () => Date.now() };
 
@@ -46,8 +50,9 @@ export function createFetchHandler(deps: FetchRouteDeps): ApiHandler {
     blockedDomains: config.fetch.blockedDomains,
     blockedCidrs: config.fetch.blockedCidrs,
   });
+  const http = createHttpClient({ resolver, dialer: deps.dialer });
   const guarded = createGuardedClient({
-    http: createHttpClient({ resolver, dialer: deps.dialer }),
+    http,
     resolver,
     policy,
     limits: {
@@ -57,20 +62,43 @@ export function createFetchHandler(deps: FetchRouteDeps): ApiHandler {
       maxRedirects: config.fetch.maxRedirects,
     },
   });
+  const pageStore = new DynamoPageStore({ client: deps.dynamo, tableName: config.store.tableName });
   const cache = new SnapshotCache({
-    store: new DynamoPageStore({ client: deps.dynamo, tableName: config.store.tableName }),
+    store: pageStore,
     clock,
     logger: { warn: (message, fields) => telemetry.warn(message, fields) },
     ttlSeconds: config.store.ttlSeconds,
     leaseMs: config.fetch.timeoutMs + LEASE_MARGIN_MS,
   });
 
+  const robots = new RobotsChecker({
+    mode: config.fetch.robots,
+    // Its own client: robots.txt follows at most 5 redirects whatever WEBGATE_MAX_REDIRECTS says
+    // (RFC 9309 §2.3.1.2), and gets a shorter time limit than a page.
+    guarded: createGuardedClient({
+      http,
+      resolver,
+      policy,
+      limits: {
+        timeoutMs: Math.min(config.fetch.timeoutMs, ROBOTS_TIMEOUT_MS),
+        connectTimeoutMs: config.fetch.connectTimeoutMs,
+        maxBytes: config.fetch.maxResponseBytes,
+        maxRedirects: 5,
+      },
+    }),
+    store: new DynamoRobotsStore({ client: deps.dynamo, tableName: config.store.tableName, leases: pageStore }),
+    clock,
+    logger: { warn: (message, fields) => telemetry.warn(message, fields) },
+    leaseMs: ROBOTS_TIMEOUT_MS + LEASE_MARGIN_MS,
+  });
+  const service = { guarded, cache, clock, policy, robots, timeoutMs: config.fetch.timeoutMs, pdfMaxPages: config.fetch.pdfMaxPages };
+
   return createApiHandler<FetchRequest>({
     route: "fetch",
     telemetry,
     parse: parseFetchRequest,
     handle: async (input, ctx) => {
-      const { body, observation } = await fetchPage(input, { guarded, cache, clock, policy, deadline: ctx.deadline });
+      const { body, observation } = await fetchPage(input, { ...service, deadline: ctx.deadline });
       ctx.addLogFields({ cache: observation.cache, bytes: observation.bytes, final_host: observation.finalHost });
       const cacheMetric = { hit: METRIC.cacheHit, miss: METRIC.cacheMiss, bypass: METRIC.cacheBypass }[observation.cache];
       telemetry.metric(cacheMetric, "Count", 1);

@@ -2,16 +2,20 @@
  * /fetch: the guarded fetch, conversion and paging from a stored snapshot, without any
  * transport concerns. Everything it talks to comes in through {@link FetchServiceDeps}.
  */
-import type { Deadline } from "../deadline";
+import { createDeadline, type Deadline } from "../deadline";
 import { WebgateError } from "../errors";
 import type { SnapshotCache, Clock } from "../cache/snapshot-cache";
 import type { SnapshotManifest, SnapshotMeta } from "../cache/page-store";
 import { cacheKeyFor } from "../cache/cache-key";
 import { paginate } from "../content/paginate";
+import { parseContentType } from "../content/decode";
+import { parseMarkdownTokens } from "../content/origin-markdown";
+import { isPdf, renderPdfDocument } from "../content/pdf";
 import { renderDocument } from "../content/render";
 import { checkUrl } from "../guard/url-policy";
 import type { GuardPolicy } from "../guard/policy";
 import type { GuardedClient } from "../guard/guarded-get";
+import { botProtectionMessage, detectBotProtection } from "./bot-protection";
 import type { FetchRequest, FetchResponse } from "./schema";
 
 /**
@@ -35,6 +39,11 @@ export interface FetchServiceDeps {
   policy: GuardPolicy;
   /** The request's deadline (see shared/deadline.ts); the origin fetch, conversion and store write fit in it. */
   deadline?: Deadline;
+  /** robots.txt, checked before the page and each redirect hop are requested. */
+  robots: { check(url: URL, signal?: AbortSignal): Promise<void> };
+  /** The whole origin exchange (robots.txt, the page, reading a PDF) also fits in this. */
+  timeoutMs: number;
+  pdfMaxPages: number;
 }
 
 /**
@@ -51,7 +60,7 @@ export async function fetchPage(request: FetchRequest, deps: FetchServiceDeps): 
   const urlKey = cacheKeyFor(url, `${request.main_content ? "main" : "full"}:${request.format}:v${CONVERSION_VERSION}`);
   let origin: { ms: number; bytes: number } | undefined;
   const produce = async () => {
-    const produced = await produceSnapshot(url, request.main_content, request.format, deps.guarded, deps.deadline);
+    const produced = await produceSnapshot(url, request.main_content, request.format, deps);
     origin = produced.origin;
     return { content: produced.content, meta: produced.meta };
   };
@@ -89,6 +98,8 @@ export async function fetchPage(request: FetchRequest, deps: FetchServiceDeps): 
     charset: meta.charset,
     title: meta.title,
     extractor: meta.extractor,
+    truncated: meta.truncated ?? false,
+    origin_tokens: meta.originTokens ?? null,
     format: meta.format,
     total_chars: manifest.totalChars,
     start,
@@ -127,15 +138,34 @@ async function produceSnapshot(
   url: URL,
   mainContent: boolean,
   format: FetchRequest["format"],
-  guarded: GuardedClient,
-  deadline: Deadline | undefined,
+  deps: FetchServiceDeps,
 ): Promise<{ content: string; meta: SnapshotMeta; origin: { ms: number; bytes: number } }> {
-  const origin = deadline?.within({ reserveMs: Math.min(POST_FETCH_RESERVE_MS, deadline.remainingMs() / 4) });
+  const { deadline } = deps;
+  const started = performance.now();
+  // Time left for the origin side: the fetch limit, and the request's deadline less the reserve
+  // kept for the conversion, the store write and the answer.
+  const remainingMs = () => {
+    const own = deps.timeoutMs - (performance.now() - started);
+    const request = deadline === undefined ? Number.POSITIVE_INFINITY : deadline.remainingMs() - Math.min(POST_FETCH_RESERVE_MS, deadline.remainingMs() / 4);
+    return Math.max(1, Math.round(Math.min(own, request)));
+  };
+  const origin = createDeadline(remainingMs(), deadline === undefined ? {} : { signal: deadline.signal });
   let response;
   try {
-    response = await guarded.get(url.href, origin === undefined ? {} : { signal: origin.signal });
+    response = await deps.guarded.get(url.href, {
+      signal: origin.signal,
+      // The URL and every redirect hop (another host's too) are checked against their host's
+      // robots.txt before they are requested, after the guard accepted them.
+      beforeRequest: (next) => deps.robots.check(next, deadline?.signal),
+    });
   } finally {
-    origin?.dispose();
+    origin.dispose();
+  }
+  const blocked = detectBotProtection(response);
+  if (blocked !== null) {
+    throw new WebgateError("blocked_by_bot_protection", botProtectionMessage(blocked, response.status), {
+      details: { upstream_status: response.status, ...(blocked.vendor === null ? {} : { vendor: blocked.vendor }) },
+    });
   }
   if (response.status < 200 || response.status > 299) {
     throw new WebgateError("upstream_status", `The origin answered with HTTP status ${response.status}.`, {
@@ -144,13 +174,10 @@ async function produceSnapshot(
       details: { upstream_status: response.status },
     });
   }
-  const rendered = renderDocument({
-    body: response.body,
-    contentType: response.headers["content-type"],
-    finalUrl: response.finalUrl,
-    mainContent,
-    format,
-  });
+  const contentType = response.headers["content-type"];
+  const rendered = isPdf(response.body, parseContentType(contentType).mediaType)
+    ? await renderPdfDocument(response.body, { maxPages: deps.pdfMaxPages, timeoutMs: remainingMs(), format })
+    : { ...renderDocument({ body: response.body, contentType, finalUrl: response.finalUrl, mainContent, format }), truncated: false };
   return {
     content: rendered.content,
     meta: {
@@ -162,6 +189,8 @@ async function produceSnapshot(
       charset: rendered.charset,
       title: rendered.title,
       extractor: rendered.extractor,
+      truncated: rendered.truncated,
+      originTokens: rendered.extractor === "origin-markdown" ? parseMarkdownTokens(response.headers["x-markdown-tokens"]) : null,
       format,
     },
     origin: { ms: response.elapsedMs, bytes: response.body.length },

@@ -73,7 +73,12 @@ export const fetchResponseSchema = z.strictObject({
   content_type: z.string().describe("The media type the content was read as."),
   charset: z.string().describe("The WHATWG encoding used to decode the body."),
   title: z.string().describe("The page title (HTML `<title>`), or empty."),
-  extractor: z.enum(["readability", "full"]).nullable().describe("How HTML was converted: the extracted article, the whole page, or null for non-HTML."),
+  extractor: z
+    .enum(["readability", "full", "pdf", "origin-markdown"])
+    .nullable()
+    .describe("How the content was made: HTML as the extracted article (`readability`) or the whole page (`full`), a PDF's text (`pdf`), Markdown the site served itself (`origin-markdown`), or null for other text."),
+  truncated: z.boolean().describe("True when a limit cut the content: a PDF longer than `WEBGATE_PDF_MAX_PAGES` gives its first pages."),
+  origin_tokens: z.number().int().min(0).nullable().describe("The site's own token count of a Markdown answer (its `x-markdown-tokens` header), else null."),
   format: z.enum(["markdown", "text"]).describe("The format the snapshot was written in (the request's `format`); a snapshot belongs to its url, main_content and format."),
   total_chars: z.number().int().min(0).describe("Length of the whole snapshot content in UTF-16 code units."),
   start: z.number().int().min(0),

@@ -1,5 +1,5 @@
 import { createRequire } from "node:module";
-import { PRUNED_TAGS } from "../../shared/content/light-dom";
+import { PRUNED_TAGS, isControlForm } from "../../shared/content/light-dom";
 import { effectiveBase } from "../../shared/content/html-to-markdown";
 import { neutralizeBoundaryMarkers } from "../../shared/content/neutralize";
 import { createTurndownService } from "../../shared/content/turndown-setup";
@@ -7,6 +7,7 @@ import { createTurndownService } from "../../shared/content/turndown-setup";
 interface DominoElement {
   remove(): void;
   getAttribute(name: string): string | null;
+  textContent: string | null;
 }
 interface DominoNode {
   nodeType: number;
@@ -49,6 +50,10 @@ export function specFullPageMarkdown(html: string, baseUrl: string): string {
   const base = effectiveBase(baseUrl, doc.querySelector("base[href]")?.getAttribute("href") ?? null);
   const pruned = doc.querySelectorAll(PRUNE_SELECTOR);
   for (let i = 0; i < pruned.length; i++) pruned[i]!.remove();
+  // The same form rule as the light tree (a pruning policy, not a parser property): with its
+  // controls gone, a form is removed only if little text is left, otherwise it is unwrapped.
+  const forms = doc.querySelectorAll("form");
+  for (let i = 0; i < forms.length; i++) if (isControlForm(forms[i]!.textContent ?? "")) forms[i]!.remove();
   removeComments(doc.body);
   // Removing elements and comments leaves neighbouring text as separate nodes, which a parse
   // that never built them would have as one; merge them so both trees hold the same document.

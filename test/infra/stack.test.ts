@@ -65,6 +65,8 @@ describe("functions", () => {
       [ENV.CACHE_TTL_S]: "3600",
       [ENV.ALLOWED_DOMAINS]: "",
       [ENV.BLOCKED_DOMAINS]: "",
+      [ENV.ROBOTS]: "respect",
+      [ENV.PDF_MAX_PAGES]: "500",
       POWERTOOLS_SERVICE_NAME: "webgate-fetch",
     });
     expect(search.props.Environment.Variables).toEqual(

@@ -116,3 +116,31 @@ describe("loadConfig", () => {
     expect(config.fetch.allowedPorts).toEqual([]);
   });
 });
+
+describe("loadConfig: robots.txt and PDF settings", () => {
+  it("respects robots.txt and reads 500 PDF pages by default", () => {
+    const config = loadConfig({});
+    expect(config.fetch.robots).toBe("respect");
+    expect(config.fetch.pdfMaxPages).toBe(500);
+  });
+
+  it.each([
+    ["ignore", "ignore"],
+    [" Respect ", "respect"],
+  ])("reads %j as %s", (value, expected) => {
+    expect(loadConfig({ [ENV.ROBOTS]: value }).fetch.robots).toBe(expected);
+  });
+
+  it.each([
+    [ENV.ROBOTS, "obey"],
+    [ENV.PDF_MAX_PAGES, "0"],
+    [ENV.PDF_MAX_PAGES, "10001"],
+    [ENV.PDF_MAX_PAGES, "many"],
+  ])("refuses %s=%s", (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(name);
+  });
+
+  it("takes a page cap", () => {
+    expect(loadConfig({ [ENV.PDF_MAX_PAGES]: "20" }).fetch.pdfMaxPages).toBe(20);
+  });
+});
