@@ -12,6 +12,7 @@ import * as iam from "aws-cdk-lib/aws-iam";
 import * as lambda from "aws-cdk-lib/aws-lambda";
 import * as logs from "aws-cdk-lib/aws-logs";
 import type { Construct } from "constructs";
+import { ENV } from "../shared/config";
 import { Api } from "./constructs/api";
 import { pdfWorkerCommands } from "./bundling";
 import { ApiFunction } from "./constructs/api-function";
