@@ -22,7 +22,7 @@ import { Observability } from "./constructs/observability";
 import { PageTable } from "./constructs/page-table";
 import { ProviderSecret } from "./constructs/provider-secret";
 import { Waf } from "./constructs/waf";
-import type { EnvironmentSettings } from "./environments";
+import { fetchFunctionEnvironment, searchFunctionEnvironment, type EnvironmentSettings } from "./environments";
 
 /** The render function's memory: Chromium with one page wants about 1 GB; 2 GB also buys CPU. */
 export const RENDER_FUNCTION_MEMORY_MB = 2_048;
@@ -116,18 +116,7 @@ export class WebgateStack extends Stack {
       memoryMb: s.fetch.memoryMb,
       timeoutS: s.fetch.timeoutS,
       reservedConcurrency: s.fetch.reservedConcurrency,
-      environment: {
-        [ENV.TABLE_NAME]: this.pageTable.table.tableName,
-        [ENV.FETCH_TIMEOUT_MS]: String(s.fetch.fetchTimeoutMs),
-        [ENV.MAX_RESPONSE_BYTES]: String(s.fetch.maxResponseBytes),
-        [ENV.MAX_REDIRECTS]: String(s.fetch.maxRedirects),
-        [ENV.CACHE_TTL_S]: String(s.fetch.cacheTtlS),
-        [ENV.ALLOWED_DOMAINS]: s.fetch.allowedDomains.join(","),
-        [ENV.BLOCKED_DOMAINS]: s.fetch.blockedDomains.join(","),
-        [ENV.RENDER_FUNCTION_NAME]: this.renderFunction.function.functionName,
-        [ENV.ROBOTS]: s.fetch.robots,
-        [ENV.PDF_MAX_PAGES]: String(s.fetch.pdfMaxPages),
-      },
+      environment: { ...fetchFunctionEnvironment(s, this.pageTable.table.tableName), [ENV.RENDER_FUNCTION_NAME]: this.renderFunction.function.functionName },
       // The PDF reader's worker and pdf.js ship beside index.mjs, outside the handler's bundle.
       afterBundling: pdfWorkerCommands,
     });
@@ -147,13 +136,7 @@ export class WebgateStack extends Stack {
       memoryMb: s.search.memoryMb,
       timeoutS: s.search.timeoutS,
       reservedConcurrency: s.search.reservedConcurrency,
-      environment: {
-        [ENV.PROVIDER_SECRET_ARN]: this.providerSecret.secret.secretArn,
-        ...(s.search.provider ? { [ENV.SEARCH_PROVIDER]: s.search.provider } : {}),
-        ...(s.search.searxngUrl ? { [ENV.SEARXNG_URL]: s.search.searxngUrl } : {}),
-        ...(s.search.order ? { [ENV.SEARCH_ORDER]: s.search.order.join(",") } : {}),
-        ...(s.search.anthropicModel ? { [ENV.ANTHROPIC_MODEL]: s.search.anthropicModel } : {}),
-      },
+      environment: searchFunctionEnvironment(s, this.providerSecret.secret.secretArn),
     });
     this.providerSecret.grantReadValue(this.searchFunction.function);
 

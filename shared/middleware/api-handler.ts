@@ -91,8 +91,10 @@ export function createApiHandler<T>(options: ApiHandlerOptions<T>): ApiHandler {
         requestId: event.requestContext?.requestId ?? context.awsRequestId,
         fields: {},
         // Not middy's handler signal: middy 6 shares one AbortController between all invocations
-        // of a process (module-level `handlerAbort`), so in the local server, which runs many
-        // requests at once, one request's timeout would abort every other request too.
+        // of a process (module-level `handlerAbort` in @middy/core 6.4.5), so in the local server,
+        // which runs many requests at once, one request's timeout would abort every other request
+        // too. middy's early timeout (below) stays as the backstop; no route keeps a deadline of
+        // its own (fetch and search both take this one).
         deadline: deadlineFromContext(context, { marginMs: ANSWER_MARGIN_MS, fallbackMs: FALLBACK_REMAINING_MS }),
       };
       states.set(context, state);
@@ -149,6 +151,22 @@ export function createApiHandler<T>(options: ApiHandlerOptions<T>): ApiHandler {
     }
     telemetry.metric(METRIC.requests, "Count", 1, { [DIMENSION.route]: route, [DIMENSION.status]: String(response.statusCode) });
     telemetry[level]("request", fields);
+    // Why this flush and not Powertools' `logMetrics(metrics)` / `injectLambdaContext(logger)`
+    // middlewares (checked against @aws-lambda-powertools 2.36):
+    // - logMetrics calls `publishStoredMetrics()` after every invocation, which logs a WARN "No
+    //   application metrics to publish" when nothing is buffered; here most requests buffer
+    //   nothing (the request and refusal counts are dimensioned single-metric documents written
+    //   at once, so one request's dimensions never land on another metric), and `flush` skips an
+    //   empty buffer. The publish must also come after the two metrics above, which this
+    //   middleware records in its own after/onError.
+    // - injectLambdaContext adds cold_start, function_name, function_arn, function_memory_size,
+    //   function_request_id and xray_trace_id to every line, which changes the log line every
+    //   route writes today (its request_id is API Gateway's, the one callers get back), and
+    //   outside the Lambda invoke store (the local server, which
+    //   runs requests concurrently through one handler) Powertools keeps those keys in one
+    //   process-wide slot, so concurrent requests would overwrite each other's context.
+    // - Both need the Powertools instances; routes see only the Telemetry interface, which the
+    //   tests replace with an in-memory sink.
     telemetry.flush();
   }
 

@@ -39,8 +39,8 @@ export interface SearchRouteDeps {
 }
 
 /**
- * Builds the /search handler. Throws ConfigError at cold start for a bad SEARXNG_URL, default
- * provider or endpoint.
+ * Builds the /search handler from a loaded configuration (`loadConfig` has already refused a bad
+ * SEARXNG_URL, default provider, order or endpoint, with every other problem).
  */
 export function createSearchHandler(deps: SearchRouteDeps): ApiHandler {
   const telemetry = deps.telemetry ?? createPowertoolsTelemetry("webgate-search");

@@ -23,7 +23,7 @@ async function appWith(env: Record<string, string>) {
 describe("WEBGATE_URL_SECRET_CHECK", () => {
   it("defaults to flag", () => {
     expect(loadConfig({}).fetch.urlSecretCheck).toBe("flag");
-    expect(() => loadConfig({ WEBGATE_URL_SECRET_CHECK: "block" })).toThrow(/WEBGATE_URL_SECRET_CHECK must be refuse, flag or off/);
+    expect(() => loadConfig({ WEBGATE_URL_SECRET_CHECK: "block" })).toThrow(/WEBGATE_URL_SECRET_CHECK=block: must be refuse, flag or off/);
     expect(loadConfig({ WEBGATE_URL_SECRET_CHECK: " Refuse " }).fetch.urlSecretCheck).toBe("refuse");
   });
 

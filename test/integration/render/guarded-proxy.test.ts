@@ -115,7 +115,7 @@ describe("guarded proxy: CONNECT", () => {
 
   it.each([
     ["a loopback literal", () => `127.0.0.1:${canary.port}`, "address_not_allowed", "loopback"],
-    ["a name that resolves to a private address", () => `private.example.com:${canary.port}`, "address_not_allowed", "private"],
+    ["a name that resolves to a private address", () => `private.example.com:${canary.port}`, "address_not_allowed", "resolves-to-refused-address"],
     ["the metadata address", () => "169.254.169.254:443", "address_not_allowed", "link-local"],
     ["an IPv6 loopback literal", () => "[::1]:443", "address_not_allowed", "loopback"],
     ["localhost", () => "localhost:443", "host_not_allowed", undefined],

@@ -71,7 +71,7 @@ describe("createApiHandler", () => {
     const { res, json } = await call(handler, { name: "x".repeat(20_000) });
     expect(res.statusCode).toBe(413);
     expect(json.error).toMatchObject({ code: "request_too_large", field: "body", retryable: false });
-    expect(telemetry.metrics).toContainEqual(expect.objectContaining({ name: "Refusals", dimensions: { route: "test", code: "request_too_large" } }));
+    expect(telemetry.metrics).toContainEqual(expect.objectContaining({ name: "Refusals", dimensions: { route: "test", code: "request_too_large", reason: "none" } }));
     // The boundary: a body of exactly MAX_REQUEST_BODY_BYTES is parsed (and then validated).
     const exact = JSON.stringify({ name: "ab", pad: "" });
     const padded = exact.replace('"pad":""', `"pad":"${"y".repeat(MAX_REQUEST_BODY_BYTES - exact.length)}"`);
