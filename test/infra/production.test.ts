@@ -61,6 +61,7 @@ describe("alarms", () => {
       "webgate-dev-mcp-duration-p99",
       "webgate-dev-mcp-errors",
       "webgate-dev-mcp-own-faults",
+      ...PROVIDER_NAMES.map((p) => `webgate-dev-mcp-provider-${p}`).sort(),
       "webgate-dev-mcp-throttles",
       "webgate-dev-nat-0-port-allocation",
       "webgate-dev-render-duration-p99",
