@@ -74,7 +74,7 @@ describeWithBrowser("/fetch with render", () => {
     const rendered = await call({ url: "https://private.example.com/", render: "always" });
     expect(plain.status).toBe(403);
     expect(rendered.status).toBe(403);
-    expect(rendered.json.error).toMatchObject({ code: "address_not_allowed", reason: "private" });
+    expect(rendered.json.error).toMatchObject({ code: "address_not_allowed", reason: "resolves-to-refused-address" });
     expect(rendered.json.error.code).toBe(plain.json.error.code);
     expect(JSON.stringify(rendered.json)).not.toContain(PRIVATE_ADDRESS);
   });

@@ -139,7 +139,7 @@ Promise.all([
     const renderer = suite.renderer();
     const go = (url: string) => renderer.render({ url, waitMs: 1_000, timeoutMs: 10_000 });
     const privateName = await expectCode(go("https://private.example.com/"), "address_not_allowed");
-    expect(privateName.details).toMatchObject({ reason: "private" });
+    expect(privateName.details).toMatchObject({ reason: "resolves-to-refused-address" });
     expect(privateName.message).not.toContain(PRIVATE_ADDRESS);
 
     suite.world.serve("/top-redirect-to-loopback", (_req, res) => {
@@ -155,7 +155,7 @@ Promise.all([
       res.end();
     });
     const metadata = await expectCode(go("https://app.example.com/top-redirect-to-metadata-name"), "address_not_allowed");
-    expect(metadata.details).toMatchObject({ redirect: 1, reason: "link-local" });
+    expect(metadata.details).toMatchObject({ redirect: 1, reason: "resolves-to-refused-address" });
 
     await expectCode(go("https://missing.example.org/"), "dns_failed");
     expect(canaryHits()).toEqual({ private: [], metadata: [], loopback: [] });
