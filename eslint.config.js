@@ -17,7 +17,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ["shared/config.ts", "scripts/**", "test/**", "infra/**", "vitest.config.ts"],
+    files: ["shared/config.ts", "scripts/**", "test/**", "infra/**", "vitest.config.ts", "vitest.render.config.ts"],
     rules: { "no-restricted-properties": "off" },
   },
   {

@@ -6,7 +6,8 @@ export default defineConfig({
     // The reliability suite's load part runs only under `npm run test:reliability`
     // (vitest.reliability.config.ts); its fast part runs here too.
     // The extraction-quality suite runs under `npm run test:quality` (vitest.quality.config.ts).
-    exclude: ["**/node_modules/**", "test/**/*.load.test.ts", "test/**/*.quality.test.ts"],
+    // The rendering suite (a real Chromium) runs under `npm run test:render` (vitest.render.config.ts).
+    exclude: ["**/node_modules/**", "test/**/*.load.test.ts", "test/render/**", "test/**/*.quality.test.ts"],
     globalSetup: ["test/reliability/summary-setup.ts"],
     environment: "node",
     testTimeout: 20_000,

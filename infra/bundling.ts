@@ -72,3 +72,65 @@ export function esbuildOptions(entry: string, outfile: string, projectRoot: stri
     absWorkingDir: projectRoot,
   };
 }
+
+/**
+ * The PDF reader's worker thread (shared/content/pdf-worker.mjs, which loads pdf.js) is bundled
+ * on its own beside the fetch function's index.mjs, with the same settings, and pdf.js's CMaps are
+ * copied beside it: the handler's bundle holds no pdf.js code, so its cold start does not grow,
+ * and the worker file is where shared/content/pdf.ts looks for it (`./pdf-worker.mjs` next to the
+ * running module). NodejsFunction runs {@link pdfWorkerCommands} after its own esbuild step
+ * (`commandHooks.afterBundling`); the bench and the tests build the same with {@link pdfWorkerEsbuildOptions}.
+ */
+export const PDF_WORKER_BUNDLE = {
+  entry: "shared/content/pdf-worker.mjs",
+  /** Must equal PDF_WORKER_FILE in shared/content/pdf.ts (a test checks). */
+  outFile: "pdf-worker.mjs",
+  cMapSource: "node_modules/pdfjs-dist/cmaps",
+  /** Must equal PDF_CMAP_DIR in shared/content/pdf.ts (a test checks). */
+  cMapDir: "pdf-cmaps",
+} as const;
+
+/** esbuild JS API options for the PDF worker bundle, written to `outDir`. */
+export function pdfWorkerEsbuildOptions(projectRoot: string, outDir: string): BuildOptions {
+  const b = FUNCTION_BUNDLING;
+  return {
+    entryPoints: [`${projectRoot}/${PDF_WORKER_BUNDLE.entry}`],
+    bundle: true,
+    platform: "node",
+    target: b.target,
+    format: b.format,
+    outfile: `${outDir}/${PDF_WORKER_BUNDLE.outFile}`,
+    minify: b.minify,
+    sourcemap: b.sourceMap,
+    sourcesContent: b.sourcesContent,
+    mainFields: [...b.mainFields],
+    banner: { js: b.banner },
+    absWorkingDir: projectRoot,
+  };
+}
+
+/** Shell commands (run by NodejsFunction in the project root) that add the PDF worker to an asset. */
+export function pdfWorkerCommands(inputDir: string, outputDir: string): string[] {
+  const b = FUNCTION_BUNDLING;
+  const q = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
+  const esbuild = [
+    q(`${inputDir}/node_modules/.bin/esbuild`),
+    "--bundle",
+    q(`${inputDir}/${PDF_WORKER_BUNDLE.entry}`),
+    `--target=${b.target}`,
+    "--platform=node",
+    `--format=${b.format}`,
+    q(`--outfile=${outputDir}/${PDF_WORKER_BUNDLE.outFile}`),
+    ...(b.minify ? ["--minify"] : []),
+    ...(b.sourceMap ? ["--sourcemap"] : []),
+    ...(b.sourcesContent ? [] : ["--sources-content=false"]),
+    `--main-fields=${b.mainFields.join(",")}`,
+    q(`--banner:js=${b.banner}`),
+    "--log-level=warning",
+  ].join(" ");
+  return [
+    esbuild,
+    `mkdir -p ${q(`${outputDir}/${PDF_WORKER_BUNDLE.cMapDir}`)}`,
+    `cp ${q(`${inputDir}/${PDF_WORKER_BUNDLE.cMapSource}`)}/*.bcmap ${q(`${outputDir}/${PDF_WORKER_BUNDLE.cMapDir}/`)}`,
+  ];
+}

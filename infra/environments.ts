@@ -4,7 +4,7 @@
  * with zod at synth time so a typo fails before anything reaches CloudFormation.
  */
 import * as z from "zod";
-import { PROVIDER_NAMES } from "../shared/search/schema";
+import { CONFIG_FIELDS, DEFAULTS, ENV } from "../shared/config";
 
 /** API Gateway's hard integration timeout for REST APIs (seconds). */
 export const API_GATEWAY_INTEGRATION_LIMIT_S = 29;
@@ -26,7 +26,20 @@ const retention = z
     message: `must be one of ${RETENTION_DAYS.join(", ")}`,
   });
 
-const domainList = z.array(z.string().trim().min(1).regex(/^[A-Za-z0-9.*-]+$/, "must be a host name or *.suffix")).default([]);
+// The runtime's own field schemas (shared/config.ts), so a value synth accepts is a value the
+// function accepts at cold start (`a..b` in a domain list used to pass synth and stop the start).
+const domainList = CONFIG_FIELDS.domainList.default([]);
+
+/**
+ * SEARXNG_URL as the runtime checks it, and https only: the runtime's plain-http exception is
+ * for a SearXNG on the same machine as `npm start`, and a Lambda function has none. The value
+ * is passed on as written.
+ */
+const searxngUrl = z.string().superRefine((raw, ctx) => {
+  const parsed = CONFIG_FIELDS.searxngUrl.safeParse(raw);
+  if (!parsed.success) for (const issue of parsed.error.issues) ctx.addIssue({ code: "custom", message: issue.message });
+  else if (parsed.data.protocol !== "https:") ctx.addIssue({ code: "custom", message: "must use https in AWS (plain http on loopback is for the local server)" });
+});
 
 const functionSettings = z.strictObject({
   memoryMb: z.number().int().min(128).max(10_240),
@@ -45,20 +58,24 @@ export const environmentSettingsSchema = z
     retainData: z.boolean(),
     logRetentionDays: retention,
     fetch: functionSettings.extend({
-      fetchTimeoutMs: z.number().int().min(1_000).max(120_000),
-      maxResponseBytes: z.number().int().min(1_024).max(52_428_800),
-      maxRedirects: z.number().int().min(0).max(20),
-      cacheTtlS: z.number().int().min(60).max(604_800),
+      fetchTimeoutMs: CONFIG_FIELDS.fetchTimeoutMs,
+      maxResponseBytes: CONFIG_FIELDS.maxResponseBytes,
+      maxRedirects: CONFIG_FIELDS.maxRedirects,
+      cacheTtlS: CONFIG_FIELDS.cacheTtlSeconds,
       allowedDomains: domainList,
       blockedDomains: domainList,
+      /** robots.txt policy (WEBGATE_ROBOTS); respected unless an environment says otherwise. */
+      robots: CONFIG_FIELDS.robots.default(DEFAULTS.robots),
+      /** Pages of a PDF read at most (WEBGATE_PDF_MAX_PAGES). */
+      pdfMaxPages: CONFIG_FIELDS.pdfMaxPages.default(DEFAULTS.pdfMaxPages),
     }),
     search: functionSettings.extend({
-      provider: z.enum(PROVIDER_NAMES).optional(),
-      searxngUrl: z.url({ protocol: /^https$/ }).optional(),
+      provider: CONFIG_FIELDS.providerName.optional(),
+      searxngUrl: searxngUrl.optional(),
       /** WEBGATE_SEARCH_ORDER: the default choice and failover order; unset keeps the runtime default. */
-      order: z.array(z.enum(PROVIDER_NAMES)).min(1).refine((names) => new Set(names).size === names.length, "must not repeat a provider").optional(),
+      order: CONFIG_FIELDS.searchOrder.optional(),
       /** WEBGATE_ANTHROPIC_MODEL: the model that runs Anthropic's web search. */
-      anthropicModel: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._:@/-]{0,127}$/, "must be a model id such as claude-haiku-4-5").optional(),
+      anthropicModel: CONFIG_FIELDS.anthropicModel.optional(),
     }),
     api: z.strictObject({
       /** Usage plan (per API key): steady requests per second, burst, quota per period. */
@@ -174,6 +191,35 @@ export const environmentSettingsSchema = z
   }));
 
 export type EnvironmentSettings = z.infer<typeof environmentSettingsSchema>;
+
+/**
+ * The /fetch function's environment variables for these settings (values as the runtime's
+ * `loadConfig` reads them; `tableName` is the page table's name or its token).
+ */
+export function fetchFunctionEnvironment(s: EnvironmentSettings, tableName: string): Record<string, string> {
+  return {
+    [ENV.TABLE_NAME]: tableName,
+    [ENV.FETCH_TIMEOUT_MS]: String(s.fetch.fetchTimeoutMs),
+    [ENV.MAX_RESPONSE_BYTES]: String(s.fetch.maxResponseBytes),
+    [ENV.MAX_REDIRECTS]: String(s.fetch.maxRedirects),
+    [ENV.CACHE_TTL_S]: String(s.fetch.cacheTtlS),
+    [ENV.ALLOWED_DOMAINS]: s.fetch.allowedDomains.join(","),
+    [ENV.BLOCKED_DOMAINS]: s.fetch.blockedDomains.join(","),
+    [ENV.ROBOTS]: s.fetch.robots,
+    [ENV.PDF_MAX_PAGES]: String(s.fetch.pdfMaxPages),
+  };
+}
+
+/** The /search function's environment variables for these settings (`secretArn`: the provider secret's ARN or its token). */
+export function searchFunctionEnvironment(s: EnvironmentSettings, secretArn: string): Record<string, string> {
+  return {
+    [ENV.PROVIDER_SECRET_ARN]: secretArn,
+    ...(s.search.provider ? { [ENV.SEARCH_PROVIDER]: s.search.provider } : {}),
+    ...(s.search.searxngUrl ? { [ENV.SEARXNG_URL]: s.search.searxngUrl } : {}),
+    ...(s.search.order ? { [ENV.SEARCH_ORDER]: s.search.order.join(",") } : {}),
+    ...(s.search.anthropicModel ? { [ENV.ANTHROPIC_MODEL]: s.search.anthropicModel } : {}),
+  };
+}
 
 /** An environment chosen for this synth: its name and validated settings. */
 export interface WebgateEnvironment {

@@ -8,10 +8,13 @@
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { CfnOutput, RemovalPolicy, Stack, type StackProps, Validations } from "aws-cdk-lib";
+import * as iam from "aws-cdk-lib/aws-iam";
+import * as lambda from "aws-cdk-lib/aws-lambda";
 import * as logs from "aws-cdk-lib/aws-logs";
 import type { Construct } from "constructs";
 import { ENV } from "../shared/config";
 import { Api } from "./constructs/api";
+import { pdfWorkerCommands } from "./bundling";
 import { ApiFunction } from "./constructs/api-function";
 import { DnsFirewall } from "./constructs/dns-firewall";
 import { Network } from "./constructs/network";
@@ -19,7 +22,10 @@ import { Observability } from "./constructs/observability";
 import { PageTable } from "./constructs/page-table";
 import { ProviderSecret } from "./constructs/provider-secret";
 import { Waf } from "./constructs/waf";
-import type { EnvironmentSettings } from "./environments";
+import { fetchFunctionEnvironment, searchFunctionEnvironment, type EnvironmentSettings } from "./environments";
+
+/** The render function's memory: Chromium with one page wants about 1 GB; 2 GB also buys CPU. */
+export const RENDER_FUNCTION_MEMORY_MB = 2_048;
 
 /** The repository root (infra/ is one level down). */
 export const REPO_ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -28,7 +34,7 @@ export interface WebgateStackProps extends Omit<StackProps, "env" | "termination
   envName: string;
   settings: EnvironmentSettings;
   /**
-   * Directory holding `fetch/handler.ts` and `search/handler.ts`.
+   * Directory holding `fetch/handler.ts`, `search/handler.ts`, `mcp/handler.ts` and `render/handler.ts`.
    * @default `<repo>/functions`
    */
   functionsDir?: string;
@@ -39,7 +45,11 @@ export class WebgateStack extends Stack {
   readonly pageTable: PageTable;
   readonly providerSecret: ProviderSecret;
   readonly fetchFunction: ApiFunction;
+  /** Renders pages for `render`; only the fetch function may invoke it. */
+  readonly renderFunction: ApiFunction;
   readonly searchFunction: ApiFunction;
+  /** Serves POST /mcp: web_fetch and web_search as MCP tools. */
+  readonly mcpFunction: ApiFunction;
   readonly api: Api;
   readonly waf: Waf | undefined;
   readonly dnsFirewall: DnsFirewall | undefined;
@@ -74,6 +84,30 @@ export class WebgateStack extends Stack {
       subnets: this.network.functionSubnets,
       securityGroup: this.network.functionSecurityGroup,
     };
+    // The render function: a headless Chromium (@sparticuz/chromium, whose npm package carries
+    // the x86_64 build only) with the guard's proxy in process, in the same subnets behind the
+    // same security group and network ACLs as the fetch function. Chromium and puppeteer-core
+    // are installed into the asset, not bundled; the fetch function's bundle carries neither.
+    this.renderFunction = new ApiFunction(this, "Render", {
+      ...common,
+      entry: path.join(functionsDir, "render", "handler.ts"),
+      serviceName: "webgate-render",
+      memoryMb: RENDER_FUNCTION_MEMORY_MB,
+      timeoutS: s.fetch.timeoutS,
+      reservedConcurrency: s.fetch.reservedConcurrency,
+      architecture: lambda.Architecture.X86_64,
+      nodeModules: ["@sparticuz/chromium", "puppeteer-core"],
+      environment: {
+        [ENV.FETCH_TIMEOUT_MS]: String(s.fetch.fetchTimeoutMs),
+        [ENV.MAX_RESPONSE_BYTES]: String(s.fetch.maxResponseBytes),
+        [ENV.MAX_REDIRECTS]: String(s.fetch.maxRedirects),
+        [ENV.ALLOWED_DOMAINS]: s.fetch.allowedDomains.join(","),
+        [ENV.BLOCKED_DOMAINS]: s.fetch.blockedDomains.join(","),
+        // One invocation at a time per instance: one page per browser.
+        [ENV.RENDER_CONCURRENCY]: "1",
+      },
+    });
+
     this.fetchFunction = new ApiFunction(this, "Fetch", {
       ...common,
       entry: path.join(functionsDir, "fetch", "handler.ts"),
@@ -82,17 +116,16 @@ export class WebgateStack extends Stack {
       memoryMb: s.fetch.memoryMb,
       timeoutS: s.fetch.timeoutS,
       reservedConcurrency: s.fetch.reservedConcurrency,
-      environment: {
-        [ENV.TABLE_NAME]: this.pageTable.table.tableName,
-        [ENV.FETCH_TIMEOUT_MS]: String(s.fetch.fetchTimeoutMs),
-        [ENV.MAX_RESPONSE_BYTES]: String(s.fetch.maxResponseBytes),
-        [ENV.MAX_REDIRECTS]: String(s.fetch.maxRedirects),
-        [ENV.CACHE_TTL_S]: String(s.fetch.cacheTtlS),
-        [ENV.ALLOWED_DOMAINS]: s.fetch.allowedDomains.join(","),
-        [ENV.BLOCKED_DOMAINS]: s.fetch.blockedDomains.join(","),
-      },
+      environment: { ...fetchFunctionEnvironment(s, this.pageTable.table.tableName), [ENV.RENDER_FUNCTION_NAME]: this.renderFunction.function.functionName },
+      // The PDF reader's worker and pdf.js ship beside index.mjs, outside the handler's bundle.
+      afterBundling: pdfWorkerCommands,
     });
     this.pageTable.grantItemReadWrite(this.fetchFunction.function);
+    // The fetch function may invoke the render function (its unqualified ARN only: no versions or
+    // aliases, no wildcard), and nothing else may.
+    this.fetchFunction.role.addToPolicy(
+      new iam.PolicyStatement({ sid: "InvokeRenderFunction", actions: ["lambda:InvokeFunction"], resources: [this.renderFunction.function.functionArn] }),
+    );
 
     this.searchFunction = new ApiFunction(this, "Search", {
       ...common,
@@ -103,21 +136,43 @@ export class WebgateStack extends Stack {
       memoryMb: s.search.memoryMb,
       timeoutS: s.search.timeoutS,
       reservedConcurrency: s.search.reservedConcurrency,
-      environment: {
-        [ENV.PROVIDER_SECRET_ARN]: this.providerSecret.secret.secretArn,
-        ...(s.search.provider ? { [ENV.SEARCH_PROVIDER]: s.search.provider } : {}),
-        ...(s.search.searxngUrl ? { [ENV.SEARXNG_URL]: s.search.searxngUrl } : {}),
-        ...(s.search.order ? { [ENV.SEARCH_ORDER]: s.search.order.join(",") } : {}),
-        ...(s.search.anthropicModel ? { [ENV.ANTHROPIC_MODEL]: s.search.anthropicModel } : {}),
-      },
+      environment: searchFunctionEnvironment(s, this.providerSecret.secret.secretArn),
     });
     this.providerSecret.grantReadValue(this.searchFunction.function);
+
+    // /mcp runs both tools in one function: the fetch settings (the heavier of the two: page
+    // conversion and the store) and both configurations; IAM: the page table, the provider
+    // secret and invoking the render function, nothing else.
+    this.mcpFunction = new ApiFunction(this, "Mcp", {
+      ...common,
+      entry: path.join(functionsDir, "mcp", "handler.ts"),
+      serviceName: "webgate-mcp",
+      route: "mcp",
+      callsSearchProviders: true,
+      memoryMb: s.fetch.memoryMb,
+      timeoutS: s.fetch.timeoutS,
+      reservedConcurrency: s.fetch.reservedConcurrency,
+      // Both tools in one function: the fetch function's variables and the search function's.
+      environment: {
+        ...fetchFunctionEnvironment(s, this.pageTable.table.tableName),
+        [ENV.RENDER_FUNCTION_NAME]: this.renderFunction.function.functionName,
+        ...searchFunctionEnvironment(s, this.providerSecret.secret.secretArn),
+      },
+      // The PDF reader's worker and pdf.js ship beside index.mjs, outside the handler's bundle.
+      afterBundling: pdfWorkerCommands,
+    });
+    this.pageTable.grantItemReadWrite(this.mcpFunction.function);
+    this.providerSecret.grantReadValue(this.mcpFunction.function);
+    this.mcpFunction.role.addToPolicy(
+      new iam.PolicyStatement({ sid: "InvokeRenderFunction", actions: ["lambda:InvokeFunction"], resources: [this.renderFunction.function.functionArn] }),
+    );
 
     const accessLogs = new logs.LogGroup(this, "ApiAccessLogs", { retention: s.logRetentionDays, removalPolicy: dataRemoval });
     this.api = new Api(this, "Api", {
       envName: props.envName,
       fetchFunction: this.fetchFunction.function,
       searchFunction: this.searchFunction.function,
+      mcpFunction: this.mcpFunction.function,
       accessLogGroup: accessLogs,
       usagePlan: { rateLimit: s.api.rateLimit, burstLimit: s.api.burstLimit, quotaLimit: s.api.quotaLimit, quotaPeriod: s.api.quotaPeriod },
       stageThrottle: { rateLimit: s.api.stageRateLimit, burstLimit: s.api.stageBurstLimit },

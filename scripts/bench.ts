@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- <corpus-folder>] [--only conversion,fetch,bundle] [--passes N]
+ * `npm run bench [-- <corpus-folder>] [--only conversion,quality,fetch,bundle,pdf] [--passes N]
  *   [--requests N] [--budget S] [--runs N] [--out file.json]`
  *
  * Issue 6's benchmark, in one run:
@@ -11,6 +11,7 @@
  * - quality (scripts/lib/bench-quality.ts): main-content extraction scored on the labelled pages of
  *   ../shared/extraction-eval beside Readability.js (jsdom) in the same run and the published rows
  *   (skipped with a notice when the folder is absent).
+ * - pdf (scripts/lib/bench-pdf.ts): the PDF reader's worker bundle and the first-PDF latency.
  * Then one table of issue 6's targets, and the figures as JSON.
  */
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
@@ -25,6 +26,7 @@ import { renderDocument } from "../shared/content/render";
 import { benchBundles } from "./lib/bench-bundle";
 import { benchFetch } from "./lib/bench-fetch";
 import { QUALITY_GOAL_F, benchQuality } from "./lib/bench-quality";
+import { benchPdf } from "./lib/bench-pdf";
 import { type BenchSection, renderTable } from "./lib/bench-section";
 import { type CorpusPage, loadCorpus } from "./lib/corpus";
 import { mean, median, scoreMarkdown } from "./lib/quality";
@@ -143,7 +145,7 @@ export function benchConversion(folder: string, passes: number): { section: Benc
   };
 }
 
-const SECTIONS = ["conversion", "quality", "fetch", "bundle"] as const;
+const SECTIONS = ["conversion", "quality", "fetch", "bundle", "pdf"] as const;
 type SectionName = (typeof SECTIONS)[number];
 
 interface Args {
@@ -212,7 +214,7 @@ async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   const folder = path.resolve(args.folder ?? DEFAULT_CORPUS);
   if (args.only.includes("conversion") && !existsSync(folder)) {
-    console.error(`No corpus folder at ${folder}.\nPass one: npm run bench -- <folder with <page>/source.html and expected.html>\nor run the other sections only: npm run bench -- --only fetch,bundle`);
+    console.error(`No corpus folder at ${folder}.\nPass one: npm run bench -- <folder with <page>/source.html and expected.html>\nor run the other sections only: npm run bench -- --only fetch,bundle,pdf`);
     process.exit(2);
   }
   const machine = `${os.cpus()[0]?.model ?? "unknown CPU"}, ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB, Node ${process.version}, ${os.platform()} ${os.arch()}`;
@@ -222,6 +224,7 @@ async function main(): Promise<void> {
   const sections = new Map<SectionName, BenchSection>();
   // Bundles first: their child processes then do not compete with a warm, busy parent.
   if (args.only.includes("bundle")) sections.set("bundle", (await benchBundles({ repoRoot: REPO_ROOT, outDir: path.join(REPO_ROOT, ".bench", "bundles"), runs: args.runs, progress })).section);
+  if (args.only.includes("pdf")) sections.set("pdf", (await benchPdf({ repoRoot: REPO_ROOT, outDir: path.join(REPO_ROOT, ".bench", "pdf"), runs: Math.min(args.runs, 5), progress })).section);
   if (args.only.includes("conversion")) sections.set("conversion", benchConversion(folder, args.passes).section);
   if (args.only.includes("quality")) {
     const shared = findSharedDir();

@@ -3,9 +3,14 @@
  *
  * The names of the variables are exported constants ({@link ENV}); the CDK code sets the same
  * constants, so infrastructure and runtime cannot drift. {@link loadConfig} parses the whole
- * environment once with zod and reports every problem in one start-up error.
+ * environment once with zod and reports every problem, with its variable and value, in one
+ * start-up error. The field schemas ({@link CONFIG_FIELDS}) are the ones the CDK environments
+ * validate with, and {@link DEFAULTS} is the one place defaults are written.
  */
+import ipaddr from "ipaddr.js";
 import * as z from "zod";
+import { checkCidrEntry, checkDomainEntry, isPort, type EntryCheck } from "./guard/policy-entries";
+import { PROVIDER_NAMES, type ProviderName } from "./search/schema";
 
 export const ENV = {
   // /fetch limits and policy.
@@ -18,6 +23,10 @@ export const ENV = {
   ALLOWED_PORTS: "WEBGATE_ALLOWED_PORTS",
   BLOCKED_CIDRS: "WEBGATE_BLOCKED_CIDRS",
   ALLOW_LOCALHOST: "WEBGATE_ALLOW_LOCALHOST",
+  URL_SECRET_CHECK: "WEBGATE_URL_SECRET_CHECK",
+  // Reach (issue 12): robots.txt policy and the PDF page cap.
+  ROBOTS: "WEBGATE_ROBOTS",
+  PDF_MAX_PAGES: "WEBGATE_PDF_MAX_PAGES",
   // Page store.
   TABLE_NAME: "WEBGATE_TABLE_NAME",
   DYNAMODB_ENDPOINT: "WEBGATE_DYNAMODB_ENDPOINT",
@@ -36,6 +45,11 @@ export const ENV = {
   ANTHROPIC_MODEL: "WEBGATE_ANTHROPIC_MODEL",
   OLLAMA_ENDPOINT: "WEBGATE_OLLAMA_ENDPOINT",
   SEARCH_ORDER: "WEBGATE_SEARCH_ORDER",
+  // Rendering (`render`).
+  RENDER_WAIT_MS: "WEBGATE_RENDER_WAIT_MS",
+  RENDER_CONCURRENCY: "WEBGATE_RENDER_CONCURRENCY",
+  CHROMIUM_PATH: "WEBGATE_CHROMIUM_PATH",
+  RENDER_FUNCTION_NAME: "WEBGATE_RENDER_FUNCTION_NAME",
   // Local server only.
   API_KEYS: "WEBGATE_API_KEYS",
   PORT: "PORT",
@@ -49,6 +63,8 @@ export const DEFAULTS = {
   maxResponseBytes: 5_242_880,
   maxRedirects: 5,
   allowedPorts: [80, 443],
+  robots: "respect" as "respect" | "ignore",
+  pdfMaxPages: 500,
   cacheTtlSeconds: 3_600,
   tableName: "webgate-pages",
   port: 8787,
@@ -58,62 +74,229 @@ export const DEFAULTS = {
   anthropicModel: "claude-haiku-4-5",
   ollamaEndpoint: "https://ollama.com",
   searchOrder: ["brave", "tavily", "searxng", "ollama", "anthropic"],
+  renderWaitMs: 5_000,
+  renderConcurrency: 2,
 } as const;
 
-const intInRange = (name: string, min: number, max: number) =>
-  z
-    .string()
-    .trim()
-    .regex(/^\d+$/, `${name} must be a whole number`)
-    .transform(Number)
-    .pipe(z.number().int().min(min, `${name} must be at least ${min}`).max(max, `${name} must be at most ${max}`));
+// ---------------------------------------------------------------------------------------------
+// Field schemas: one per setting, on typed values. The environment parser below feeds them the
+// variables' strings; the CDK environments (infra/environments.ts) feed them cdk.json's values.
+// Each message is a phrase about the value ("must be a whole number from 0 to 20"); the
+// variable and the value are put in front of it by whoever reports the problem.
+// ---------------------------------------------------------------------------------------------
 
-const list = z
+/** A whole number in [min, max]; every way to miss it gets the same message. */
+function wholeNumber(min: number, max: number) {
+  const error = `must be a whole number from ${min} to ${max}`;
+  return z.number({ error }).int({ error }).min(min, { error }).max(max, { error });
+}
+
+/** A string schema that maps to a checked value or reports why not (the entry is quoted). */
+function checkedEntry(check: (raw: string) => EntryCheck) {
+  return z.string().transform((raw, ctx) => {
+    const checked = check(raw);
+    if (checked.ok) return checked.value;
+    ctx.issues.push({ code: "custom", input: raw, message: `"${raw.trim().slice(0, 80)}" ${checked.reason}` });
+    return z.NEVER;
+  });
+}
+
+/** `https:` and `http:` URLs without user name or password (they would travel in every request and end up in logs). */
+function checkedUrl(schemes: string, extra?: (url: URL) => string | undefined) {
+  return z.string().transform((raw, ctx) => {
+    let url: URL;
+    try {
+      url = new URL(raw.trim());
+    } catch {
+      ctx.issues.push({ code: "custom", input: raw, message: "must be an absolute URL" });
+      return z.NEVER;
+    }
+    const problems: string[] = [];
+    if (url.protocol !== "https:" && url.protocol !== "http:") problems.push(`must use ${schemes}, not ${url.protocol.replace(/:$/, "")}`);
+    else {
+      const more = extra?.(url);
+      if (more !== undefined) problems.push(more);
+    }
+    if (url.username !== "" || url.password !== "") problems.push("must not hold a user name or password");
+    for (const message of problems) ctx.issues.push({ code: "custom", input: raw, message });
+    return problems.length === 0 ? url : z.NEVER;
+  });
+}
+
+function isLoopbackHost(hostname: string): boolean {
+  if (hostname === "localhost") return true;
+  const bare = hostname.startsWith("[") && hostname.endsWith("]") ? hostname.slice(1, -1) : hostname;
+  if (!ipaddr.isValid(bare)) return false;
+  // 127.0.0.0/8 and ::1 only; an IPv4-mapped form is refused rather than unwrapped.
+  return ipaddr.parse(bare).range() === "loopback";
+}
+
+const providerNames = PROVIDER_NAMES.join(", ");
+
+/** A provider name in any case, as the lower-case name. */
+const providerName = z
   .string()
-  .transform((value) => value.split(",").map((item) => item.trim()).filter((item) => item.length > 0));
+  .trim()
+  .toLowerCase()
+  .pipe(z.enum(PROVIDER_NAMES, { error: `must be one of ${providerNames}` }));
 
-const bool = (name: string) =>
-  z
+/**
+ * The settings' field schemas, shared by the runtime environment parser and the CDK
+ * environments: a value one accepts is a value the other accepts.
+ */
+export const CONFIG_FIELDS = {
+  fetchTimeoutMs: wholeNumber(1_000, 120_000),
+  connectTimeoutMs: wholeNumber(100, 60_000),
+  maxResponseBytes: wholeNumber(1_024, 52_428_800),
+  maxRedirects: wholeNumber(0, 20),
+  cacheTtlSeconds: wholeNumber(60, 604_800),
+  localPort: wholeNumber(0, 65_535),
+  /** robots.txt policy, any case. */
+  robots: z
     .string()
     .trim()
     .toLowerCase()
-    .refine((v) => v === "true" || v === "false" || v === "1" || v === "0" || v === "", `${name} must be true or false`)
-    .transform((v) => v === "true" || v === "1");
+    .pipe(z.enum(["respect", "ignore"], { error: "must be respect or ignore" })),
+  pdfMaxPages: wholeNumber(1, 10_000),
+  urlSecretCheck: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .pipe(z.enum(["refuse", "flag", "off"], { error: "must be refuse, flag or off" })),
+  renderWaitMs: wholeNumber(0, 30_000),
+  renderConcurrency: wholeNumber(1, 16),
+  /** `example.com` or `*.example.com` entries, normalized (lower-case punycode, no trailing dot). */
+  domainList: z.array(checkedEntry(checkDomainEntry)),
+  /** Canonical address ranges, normalized. */
+  cidrList: z.array(checkedEntry(checkCidrEntry)),
+  providerName,
+  /** Known provider names (any case), each at most once, at least one. */
+  searchOrder: z.array(z.string()).transform((raw, ctx) => {
+    const order: ProviderName[] = [];
+    for (const entry of raw) {
+      const parsed = providerName.safeParse(entry);
+      if (!parsed.success) {
+        ctx.issues.push({ code: "custom", input: raw, message: `"${entry.slice(0, 40)}" is not a provider (one of ${providerNames})` });
+      } else if (order.includes(parsed.data)) {
+        ctx.issues.push({ code: "custom", input: raw, message: `${parsed.data} is listed twice` });
+      } else {
+        order.push(parsed.data);
+      }
+    }
+    if (raw.length === 0) ctx.issues.push({ code: "custom", input: raw, message: `must name at least one provider (${PROVIDER_NAMES.join(",")})` });
+    return order;
+  }),
+  /**
+   * A SearXNG instance: https, or http only on a loopback host (127.0.0.0/8, ::1, localhost),
+   * without user name or password.
+   */
+  searxngUrl: checkedUrl("https (or http on a loopback host)", (url) =>
+    url.protocol === "http:" && !isLoopbackHost(url.hostname)
+      ? "plain http is allowed only on a loopback host (127.0.0.0/8, ::1, localhost); use https"
+      : undefined,
+  ),
+  /** A provider endpoint override: an http(s) URL without credentials. */
+  endpoint: checkedUrl("http or https"),
+  /**
+   * A model id as the Messages API names them (claude-haiku-4-5, claude-3-5-haiku-20241022) and
+   * as proxies do (with a provider prefix, a version suffix after @ or :).
+   */
+  anthropicModel: z
+    .string()
+    .regex(/^[A-Za-z0-9][A-Za-z0-9._:@/-]{0,127}$/, "must be a model id such as claude-haiku-4-5 (letters, digits and . _ : @ / -, at most 128)"),
+} as const;
 
+// ---------------------------------------------------------------------------------------------
+// The environment: strings in, the field schemas above applied.
+// ---------------------------------------------------------------------------------------------
+
+/** Decimal digits only (no sign, exponent or hex), then the field's range. */
+const envWhole = (field: z.ZodType<number, number>) =>
+  z
+    .string()
+    .trim()
+    .transform((v) => (/^\d+$/.test(v) ? Number(v) : Number.NaN))
+    .pipe(field);
+
+const envList = z.string().transform((value) => value.split(",").map((item) => item.trim()).filter((item) => item.length > 0));
+
+const envPorts = envList.pipe(
+  z.array(
+    z.string().transform((entry, ctx) => {
+      const port = /^\d+$/.test(entry) ? Number(entry) : Number.NaN;
+      if (isPort(port)) return port;
+      ctx.issues.push({ code: "custom", input: entry, message: `"${entry.slice(0, 20)}" is not a port from 1 to 65535` });
+      return z.NEVER;
+    }),
+  ),
+);
+
+const envBool = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .refine((v) => v === "true" || v === "false" || v === "1" || v === "0" || v === "", "must be true or false")
+  .transform((v) => v === "true" || v === "1");
+
+/** A string variable where empty means unset. */
 const optionalNonEmpty = z
   .string()
   .trim()
   .transform((v) => (v === "" ? undefined : v));
 
+/** A variable whose empty value means unset, then the field schema. */
+const envOptional = <T>(field: z.ZodType<T, string>) => optionalNonEmpty.pipe(field.optional());
+
 const envSchema = z.object({
-  [ENV.FETCH_TIMEOUT_MS]: intInRange(ENV.FETCH_TIMEOUT_MS, 1_000, 120_000).optional(),
-  [ENV.CONNECT_TIMEOUT_MS]: intInRange(ENV.CONNECT_TIMEOUT_MS, 100, 60_000).optional(),
-  [ENV.MAX_RESPONSE_BYTES]: intInRange(ENV.MAX_RESPONSE_BYTES, 1_024, 52_428_800).optional(),
-  [ENV.MAX_REDIRECTS]: intInRange(ENV.MAX_REDIRECTS, 0, 20).optional(),
-  [ENV.ALLOWED_DOMAINS]: list.optional(),
-  [ENV.BLOCKED_DOMAINS]: list.optional(),
-  [ENV.ALLOWED_PORTS]: list.optional(),
-  [ENV.BLOCKED_CIDRS]: list.optional(),
-  [ENV.ALLOW_LOCALHOST]: bool(ENV.ALLOW_LOCALHOST).optional(),
+  [ENV.FETCH_TIMEOUT_MS]: envWhole(CONFIG_FIELDS.fetchTimeoutMs).optional(),
+  [ENV.CONNECT_TIMEOUT_MS]: envWhole(CONFIG_FIELDS.connectTimeoutMs).optional(),
+  [ENV.MAX_RESPONSE_BYTES]: envWhole(CONFIG_FIELDS.maxResponseBytes).optional(),
+  [ENV.MAX_REDIRECTS]: envWhole(CONFIG_FIELDS.maxRedirects).optional(),
+  [ENV.ALLOWED_DOMAINS]: envList.pipe(CONFIG_FIELDS.domainList).optional(),
+  [ENV.BLOCKED_DOMAINS]: envList.pipe(CONFIG_FIELDS.domainList).optional(),
+  [ENV.ALLOWED_PORTS]: envPorts.optional(),
+  [ENV.BLOCKED_CIDRS]: envList.pipe(CONFIG_FIELDS.cidrList).optional(),
+  [ENV.ALLOW_LOCALHOST]: envBool.optional(),
+  [ENV.URL_SECRET_CHECK]: CONFIG_FIELDS.urlSecretCheck.optional(),
+  [ENV.ROBOTS]: CONFIG_FIELDS.robots.optional(),
+  [ENV.PDF_MAX_PAGES]: envWhole(CONFIG_FIELDS.pdfMaxPages).optional(),
   [ENV.TABLE_NAME]: optionalNonEmpty.optional(),
   [ENV.DYNAMODB_ENDPOINT]: optionalNonEmpty.optional(),
-  [ENV.CACHE_TTL_S]: intInRange(ENV.CACHE_TTL_S, 60, 604_800).optional(),
-  [ENV.SEARCH_PROVIDER]: optionalNonEmpty.optional(),
+  [ENV.CACHE_TTL_S]: envWhole(CONFIG_FIELDS.cacheTtlSeconds).optional(),
+  [ENV.SEARCH_PROVIDER]: envOptional(CONFIG_FIELDS.providerName).optional(),
   [ENV.PROVIDER_SECRET_ARN]: optionalNonEmpty.optional(),
   [ENV.BRAVE_API_KEY]: optionalNonEmpty.optional(),
   [ENV.TAVILY_API_KEY]: optionalNonEmpty.optional(),
-  [ENV.SEARXNG_URL]: optionalNonEmpty.optional(),
-  [ENV.BRAVE_ENDPOINT]: optionalNonEmpty.optional(),
-  [ENV.TAVILY_ENDPOINT]: optionalNonEmpty.optional(),
+  [ENV.SEARXNG_URL]: envOptional(CONFIG_FIELDS.searxngUrl).optional(),
+  [ENV.BRAVE_ENDPOINT]: envOptional(CONFIG_FIELDS.endpoint).optional(),
+  [ENV.TAVILY_ENDPOINT]: envOptional(CONFIG_FIELDS.endpoint).optional(),
   [ENV.ANTHROPIC_API_KEY]: optionalNonEmpty.optional(),
   [ENV.OLLAMA_API_KEY]: optionalNonEmpty.optional(),
-  [ENV.ANTHROPIC_ENDPOINT]: optionalNonEmpty.optional(),
-  [ENV.ANTHROPIC_MODEL]: optionalNonEmpty.optional(),
-  [ENV.OLLAMA_ENDPOINT]: optionalNonEmpty.optional(),
-  [ENV.SEARCH_ORDER]: list.optional(),
-  [ENV.API_KEYS]: list.optional(),
-  [ENV.PORT]: intInRange(ENV.PORT, 0, 65_535).optional(),
+  [ENV.ANTHROPIC_ENDPOINT]: envOptional(CONFIG_FIELDS.endpoint).optional(),
+  [ENV.ANTHROPIC_MODEL]: envOptional(CONFIG_FIELDS.anthropicModel).optional(),
+  [ENV.OLLAMA_ENDPOINT]: envOptional(CONFIG_FIELDS.endpoint).optional(),
+  [ENV.SEARCH_ORDER]: envList.pipe(CONFIG_FIELDS.searchOrder).optional(),
+  [ENV.RENDER_WAIT_MS]: envWhole(CONFIG_FIELDS.renderWaitMs).optional(),
+  [ENV.RENDER_CONCURRENCY]: envWhole(CONFIG_FIELDS.renderConcurrency).optional(),
+  [ENV.CHROMIUM_PATH]: optionalNonEmpty.optional(),
+  [ENV.RENDER_FUNCTION_NAME]: optionalNonEmpty.optional(),
+  [ENV.API_KEYS]: envList.optional(),
+  [ENV.PORT]: envWhole(CONFIG_FIELDS.localPort).optional(),
 });
+
+/** Variables whose values never appear in a problem (keys travel as secrets). */
+const SECRET_VARIABLES: ReadonlySet<string> = new Set([ENV.BRAVE_API_KEY, ENV.TAVILY_API_KEY, ENV.ANTHROPIC_API_KEY, ENV.OLLAMA_API_KEY, ENV.API_KEYS]);
+
+/**
+ * A value as a problem shows it: secrets hidden, a URL's user name and password masked, control
+ * characters and spaces made visible (quoted), long values cut.
+ */
+function displayValue(name: string, raw: string): string {
+  if (SECRET_VARIABLES.has(name)) return "(hidden)";
+  const masked = raw.replace(/^([^@/]*\/\/)?[^@/]*@/, (_whole, scheme: string | undefined) => `${scheme ?? ""}***@`);
+  const cut = masked.length > 100 ? `${masked.slice(0, 100)}…` : masked;
+  return /^[\x21-\x7e…]+$/.test(cut) ? cut : JSON.stringify(cut);
+}
 
 /** Raised at start-up when the environment is invalid; lists every problem at once. */
 export class ConfigError extends Error {
@@ -129,12 +312,19 @@ export interface WebgateConfig {
     connectTimeoutMs: number;
     maxResponseBytes: number;
     maxRedirects: number;
+    /** Normalized entries (lower-case punycode, no trailing dot). */
     allowedDomains: string[];
     blockedDomains: string[];
     allowedPorts: number[];
-    /** Extra address ranges to refuse on top of the built-in policy (validated by the guard). */
+    /** Extra address ranges to refuse on top of the built-in policy, in canonical spelling. */
     blockedCidrs: string[];
     allowLocalhost: boolean;
+    /** What /fetch does with a URL whose path or query looks like it carries a key or token. */
+    urlSecretCheck: "refuse" | "flag" | "off";
+    /** robots.txt: `respect` checks every origin request against it (RFC 9309); `ignore` skips it. */
+    robots: "respect" | "ignore";
+    /** Pages of a PDF read at most; the rest is reported as `truncated`. */
+    pdfMaxPages: number;
   };
   store: {
     tableName: string;
@@ -142,20 +332,30 @@ export interface WebgateConfig {
     ttlSeconds: number;
   };
   search: {
-    defaultProvider: string | undefined;
+    defaultProvider: ProviderName | undefined;
     secretArn: string | undefined;
     braveApiKey: string | undefined;
     tavilyApiKey: string | undefined;
-    searxngUrl: string | undefined;
-    braveEndpoint: string;
-    tavilyEndpoint: string;
+    searxngUrl: URL | undefined;
+    braveEndpoint: URL;
+    tavilyEndpoint: URL;
     anthropicApiKey: string | undefined;
     ollamaApiKey: string | undefined;
-    anthropicEndpoint: string;
+    anthropicEndpoint: URL;
     anthropicModel: string;
-    ollamaEndpoint: string;
-    /** Provider names as given (validated by the search start-up checks). */
-    order: string[];
+    ollamaEndpoint: URL;
+    /** The providers for the default choice and the failover, in this order. */
+    order: ProviderName[];
+  };
+  render: {
+    /** Longest wait for the network to go idle once the document has loaded. */
+    waitMs: number;
+    /** Pages one process renders at once. */
+    concurrency: number;
+    /** The Chromium binary; unset: the usual install locations are tried. */
+    chromiumPath: string | undefined;
+    /** In AWS: the render function the fetch function invokes; unset: render in process. */
+    functionName: string | undefined;
   };
   local: {
     apiKeys: string[];
@@ -163,38 +363,54 @@ export interface WebgateConfig {
   };
 }
 
+export interface LoadConfigOptions {
+  /**
+   * Set by the Lambda /fetch entry point: `WEBGATE_ALLOW_LOCALHOST` is a local-server switch,
+   * and inside Lambda loopback is the runtime API on 127.0.0.1:9001 (other invocations' events
+   * and the function's own response path), so it is refused with the other problems.
+   */
+  lambda?: boolean;
+}
+
 /**
- * Parses the environment. Unknown variables are ignored; every invalid known variable is
- * reported. Deeper checks that belong to a feature (domain list syntax, the SearXNG URL) are
- * made by that feature's own start-up code and also throw {@link ConfigError}.
+ * Parses the environment in one pass. Unknown variables are ignored; every invalid known
+ * variable is reported in one {@link ConfigError}, each problem as `NAME=value: what is wrong`
+ * (secret values hidden, URL credentials masked). Nothing downstream validates the environment
+ * again: a config this returns starts.
  */
-export function loadConfig(env: Record<string, string | undefined> = process.env): WebgateConfig {
+export function loadConfig(env: Record<string, string | undefined> = process.env, options: LoadConfigOptions = {}): WebgateConfig {
   const known: Record<string, string> = {};
   for (const name of Object.values(ENV)) {
     const value = env[name];
     if (value !== undefined) known[name] = value;
   }
   const parsed = envSchema.safeParse(known);
+  const problems: string[] = [];
   if (!parsed.success) {
-    throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`));
+    for (const issue of parsed.error.issues) {
+      const name = String(issue.path[0]);
+      problems.push(`${name}=${displayValue(name, known[name] ?? "")}: ${issue.message}`);
+    }
   }
+  if (options.lambda === true && parsed.success && parsed.data[ENV.ALLOW_LOCALHOST] === true) {
+    problems.push(`${ENV.ALLOW_LOCALHOST}=${known[ENV.ALLOW_LOCALHOST]}: a local-server switch that must not be set on the Lambda function`);
+  }
+  if (!parsed.success || problems.length > 0) throw new ConfigError([...new Set(problems)]);
   const e = parsed.data;
-  const ports = (e[ENV.ALLOWED_PORTS] ?? DEFAULTS.allowedPorts.map(String)).map(Number);
-  const badPorts = ports.filter((p) => !Number.isInteger(p) || p < 1 || p > 65_535);
-  if (badPorts.length > 0) {
-    throw new ConfigError([`${ENV.ALLOWED_PORTS}: every entry must be a port from 1 to 65535`]);
-  }
   return {
     fetch: {
       timeoutMs: e[ENV.FETCH_TIMEOUT_MS] ?? DEFAULTS.fetchTimeoutMs,
       connectTimeoutMs: e[ENV.CONNECT_TIMEOUT_MS] ?? DEFAULTS.connectTimeoutMs,
       maxResponseBytes: e[ENV.MAX_RESPONSE_BYTES] ?? DEFAULTS.maxResponseBytes,
       maxRedirects: e[ENV.MAX_REDIRECTS] ?? DEFAULTS.maxRedirects,
-      allowedDomains: e[ENV.ALLOWED_DOMAINS] ?? [],
-      blockedDomains: e[ENV.BLOCKED_DOMAINS] ?? [],
-      allowedPorts: ports,
-      blockedCidrs: e[ENV.BLOCKED_CIDRS] ?? [],
+      allowedDomains: unique(e[ENV.ALLOWED_DOMAINS] ?? []),
+      blockedDomains: unique(e[ENV.BLOCKED_DOMAINS] ?? []),
+      allowedPorts: e[ENV.ALLOWED_PORTS] ?? [...DEFAULTS.allowedPorts],
+      blockedCidrs: unique(e[ENV.BLOCKED_CIDRS] ?? []),
       allowLocalhost: e[ENV.ALLOW_LOCALHOST] ?? false,
+      urlSecretCheck: e[ENV.URL_SECRET_CHECK] ?? "flag",
+      robots: e[ENV.ROBOTS] ?? DEFAULTS.robots,
+      pdfMaxPages: e[ENV.PDF_MAX_PAGES] ?? DEFAULTS.pdfMaxPages,
     },
     store: {
       tableName: e[ENV.TABLE_NAME] ?? DEFAULTS.tableName,
@@ -207,18 +423,33 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       braveApiKey: e[ENV.BRAVE_API_KEY],
       tavilyApiKey: e[ENV.TAVILY_API_KEY],
       searxngUrl: e[ENV.SEARXNG_URL],
-      braveEndpoint: e[ENV.BRAVE_ENDPOINT] ?? DEFAULTS.braveEndpoint,
-      tavilyEndpoint: e[ENV.TAVILY_ENDPOINT] ?? DEFAULTS.tavilyEndpoint,
+      braveEndpoint: e[ENV.BRAVE_ENDPOINT] ?? new URL(DEFAULTS.braveEndpoint),
+      tavilyEndpoint: e[ENV.TAVILY_ENDPOINT] ?? new URL(DEFAULTS.tavilyEndpoint),
       anthropicApiKey: e[ENV.ANTHROPIC_API_KEY],
       ollamaApiKey: e[ENV.OLLAMA_API_KEY],
-      anthropicEndpoint: e[ENV.ANTHROPIC_ENDPOINT] ?? DEFAULTS.anthropicEndpoint,
+      anthropicEndpoint: e[ENV.ANTHROPIC_ENDPOINT] ?? new URL(DEFAULTS.anthropicEndpoint),
       anthropicModel: e[ENV.ANTHROPIC_MODEL] ?? DEFAULTS.anthropicModel,
-      ollamaEndpoint: e[ENV.OLLAMA_ENDPOINT] ?? DEFAULTS.ollamaEndpoint,
+      ollamaEndpoint: e[ENV.OLLAMA_ENDPOINT] ?? new URL(DEFAULTS.ollamaEndpoint),
       order: e[ENV.SEARCH_ORDER] ?? [...DEFAULTS.searchOrder],
+    },
+    render: {
+      waitMs: e[ENV.RENDER_WAIT_MS] ?? DEFAULTS.renderWaitMs,
+      concurrency: e[ENV.RENDER_CONCURRENCY] ?? DEFAULTS.renderConcurrency,
+      chromiumPath: e[ENV.CHROMIUM_PATH],
+      functionName: e[ENV.RENDER_FUNCTION_NAME],
     },
     local: {
       apiKeys: e[ENV.API_KEYS] ?? [],
       port: e[ENV.PORT] ?? DEFAULTS.port,
     },
   };
+}
+
+/** The Lambda /fetch function's configuration: {@link loadConfig} of `process.env` with `lambda` set. */
+export function loadFetchFunctionConfig(): WebgateConfig {
+  return loadConfig(process.env, { lambda: true });
+}
+
+function unique<T>(values: readonly T[]): T[] {
+  return [...new Set(values)];
 }

@@ -77,6 +77,11 @@ export interface WebgateErrorOptions {
   details?: ErrorDetails;
   /** Response headers, e.g. `Retry-After` passed on from a provider. */
   headers?: Record<string, string>;
+  /**
+   * The exact rule that refused, for the log line and the `Refusals` metric only; never in the
+   * response body (e.g. the address class a host name resolved to, which callers see coarser).
+   */
+  logReason?: string;
 }
 
 export class WebgateError extends Error {
@@ -87,6 +92,7 @@ export class WebgateError extends Error {
   readonly expose: boolean;
   readonly details: ErrorDetails;
   readonly headers: Record<string, string>;
+  readonly logReason: string | undefined;
 
   constructor(code: ErrorCode, message: string, options: WebgateErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -97,6 +103,7 @@ export class WebgateError extends Error {
     this.expose = row.exposeMessage;
     this.details = options.details ?? {};
     this.headers = options.headers ?? {};
+    this.logReason = options.logReason;
   }
 }
 

@@ -3,19 +3,18 @@
  * start: a bad environment fails the init with the list of problems, not the first request.
  */
 import { createDynamoClient } from "../../shared/cache/dynamo-client";
-import { ConfigError, ENV, loadConfig } from "../../shared/config";
+import { loadFetchFunctionConfig } from "../../shared/config";
 import { createFetchHandler } from "../../shared/fetch/fetch-route";
+import { deployedRenderer } from "../../shared/render/lambda-renderer";
 
-const config = loadConfig();
-
-// The dev switch lets callers reach loopback on any port; inside Lambda that is the runtime API
-// on 127.0.0.1:9001 (other invocations' events and the function's own response path). It is for
-// the local server only, so a function that has it set refuses to start.
-if (config.fetch.allowLocalhost) {
-  throw new ConfigError([`${ENV.ALLOW_LOCALHOST}: a local-server switch that must not be set on the Lambda function`]);
-}
+// The dev switch WEBGATE_ALLOW_LOCALHOST lets callers reach loopback on any port;
+// inside Lambda that is the runtime API on 127.0.0.1:9001 (other invocations' events and the
+// function's own response path). It is for the local server only, so a function that has it set
+// refuses to start, with every other problem of the environment in the same error.
+const config = loadFetchFunctionConfig();
 
 export const handler = createFetchHandler({
   config,
   dynamo: createDynamoClient({ endpoint: config.store.endpoint }),
+  renderer: deployedRenderer(config),
 });

@@ -47,6 +47,15 @@ export interface ApiFunctionProps {
   subnets: ec2.SubnetSelection;
   securityGroup: ec2.ISecurityGroup;
   environment: Record<string, string>;
+  /** @default arm64 (a function whose native binary exists for x86_64 only says so) */
+  architecture?: lambda.Architecture;
+  /**
+   * Packages installed into the function's asset instead of bundled (a native binary shipped in
+   * an npm package, such as a Lambda-packaged Chromium). @default none
+   */
+  nodeModules?: string[];
+  /** Shell commands NodejsFunction runs after bundling, to add files to the asset (the PDF worker). */
+  afterBundling?: (inputDir: string, outputDir: string) => string[];
 }
 
 export class ApiFunction extends Construct {
@@ -120,7 +129,7 @@ export class ApiFunction extends Construct {
       handler: "handler",
       depsLockFilePath: props.depsLockFilePath,
       runtime: lambda.Runtime.NODEJS_22_X,
-      architecture: lambda.Architecture.ARM_64,
+      architecture: props.architecture ?? lambda.Architecture.ARM_64,
       memorySize: props.memoryMb,
       timeout: this.timeout,
       reservedConcurrentExecutions: props.reservedConcurrency,
@@ -147,8 +156,12 @@ export class ApiFunction extends Construct {
         mainFields: [...FUNCTION_BUNDLING.mainFields],
         banner: FUNCTION_BUNDLING.banner,
         externalModules: [...FUNCTION_BUNDLING.externalModules],
+        ...(props.nodeModules && props.nodeModules.length > 0 ? { nodeModules: [...props.nodeModules] } : {}),
         // NodejsFunction has no alias prop; esbuildArgs passes each as `--alias:from=to`.
         esbuildArgs: { "--alias": Object.entries(FUNCTION_BUNDLING.alias).map(([from, to]) => `${from}=${to}`) },
+        ...(props.afterBundling === undefined
+          ? {}
+          : { commandHooks: { beforeBundling: () => [], beforeInstall: () => [], afterBundling: props.afterBundling } }),
       },
     });
     Validations.of(this.function).acknowledge({

@@ -1,6 +1,7 @@
 /**
- * The public API: an API Gateway REST API (regional) with `POST /fetch`, `GET /fetch` and
- * `POST /search`, an API key required on every method, a usage plan per environment, stage
+ * The public API: an API Gateway REST API (regional) with `POST /fetch`, `GET /fetch`,
+ * `POST /search` and the MCP endpoint `POST /mcp` (GET and DELETE reach its function, which
+ * answers 405 as the MCP transport allows), an API key required on every method, a usage plan per environment, stage
  * throttling, JSON access logs, request validation that bounds the fields' sizes, and error
  * bodies in webgate's own `{ "error": { … } }` shape for the answers API Gateway gives itself.
  * `GET /openapi.json` is a static answer generated at synth (no Lambda, no key).
@@ -41,8 +42,8 @@ export const GATEWAY_ERRORS: ReadonlyArray<{ type: apigw.ResponseType; status: n
   { type: apigw.ResponseType.BAD_REQUEST_PARAMETERS, status: 400, code: "invalid_request", retryable: false, message: "The query parameter url is required." },
   { type: apigw.ResponseType.UNSUPPORTED_MEDIA_TYPE, status: 400, code: "invalid_request", retryable: false, message: "The request body must be JSON, sent with Content-Type: application/json." },
   // REST APIs answer an unknown path or method with 403 MissingAuthenticationToken; say 404.
-  { type: apigw.ResponseType.MISSING_AUTHENTICATION_TOKEN, status: 404, code: "not_found", retryable: false, message: "No such route: use POST /fetch, GET /fetch, POST /search or GET /openapi.json." },
-  { type: apigw.ResponseType.RESOURCE_NOT_FOUND, status: 404, code: "not_found", retryable: false, message: "No such route: use POST /fetch, GET /fetch, POST /search or GET /openapi.json." },
+  { type: apigw.ResponseType.MISSING_AUTHENTICATION_TOKEN, status: 404, code: "not_found", retryable: false, message: "No such route: use POST /fetch, GET /fetch, POST /search, POST /mcp or GET /openapi.json." },
+  { type: apigw.ResponseType.RESOURCE_NOT_FOUND, status: 404, code: "not_found", retryable: false, message: "No such route: use POST /fetch, GET /fetch, POST /search, POST /mcp or GET /openapi.json." },
   { type: apigw.ResponseType.THROTTLED, status: 429, code: "rate_limited", retryable: true, message: "Too many requests: slow down and retry." },
   { type: apigw.ResponseType.QUOTA_EXCEEDED, status: 429, code: "rate_limited", retryable: false, message: "The API key's quota for this period is used up." },
   // A function at its reserved concurrency makes Lambda refuse the invocation (429
@@ -74,6 +75,8 @@ export interface ApiProps {
   envName: string;
   fetchFunction: lambda.IFunction;
   searchFunction: lambda.IFunction;
+  /** Serves /mcp (web_fetch and web_search over MCP Streamable HTTP). */
+  mcpFunction: lambda.IFunction;
   accessLogGroup: logs.ILogGroup;
   usagePlan: { rateLimit: number; burstLimit: number; quotaLimit: number; quotaPeriod: "DAY" | "WEEK" | "MONTH" };
   stageThrottle: { rateLimit: number; burstLimit: number };
@@ -179,6 +182,14 @@ export class Api extends Construct {
     fetch.addMethod("POST", fetchIntegration, { requestValidator: validator, requestModels: { "application/json": fetchModel } });
     fetch.addMethod("GET", fetchIntegration, { requestValidator: validator, requestParameters: { "method.request.querystring.url": true } });
     this.restApi.root.addResource("search").addMethod("POST", searchIntegration, { requestValidator: validator, requestModels: { "application/json": searchModel } });
+    // /mcp: no body model. JSON-RPC bodies (objects or batches) are parsed, bounded (64 KiB) and
+    // answered with the protocol's own errors by the function; a gateway 400 in the REST error
+    // shape would not be an answer an MCP client understands. GET (an SSE stream) and DELETE (a
+    // session) reach the function, which answers 405, instead of the gateway's 404 for an
+    // unknown method. Same key, same usage plan as the REST routes (defaultMethodOptions).
+    const mcpIntegration = new apigw.LambdaIntegration(props.mcpFunction, { allowTestInvoke: false });
+    const mcp = this.restApi.root.addResource("mcp");
+    for (const method of ["POST", "GET", "DELETE"]) mcp.addMethod(method, mcpIntegration, { requestValidator: validator });
 
     // The document is public (it describes the API, holds no secret) and costs no Lambda call.
     const openApi = new apigw.MockIntegration({

@@ -45,7 +45,7 @@ export const BUNDLE_TARGETS = { maxKb: 600, maxImportOverEmptyMs: 80 } as const;
 
 interface Variant {
   name: string;
-  route: "fetch" | "search" | null;
+  route: "fetch" | "search" | "mcp" | null;
   /** Overrides the shared externals (the SDK-external comparison). */
   external?: string[];
   /** Runs without NODE_OPTIONS=--enable-source-maps (comparison). */
@@ -57,6 +57,7 @@ const SDK_EXTERNAL = ["@aws-sdk/*", "@smithy/*"];
 const VARIANTS: Variant[] = [
   { name: "fetch", route: "fetch" },
   { name: "search", route: "search" },
+  { name: "mcp", route: "mcp" },
   { name: "fetch, SDK from the runtime (comparison)", route: "fetch", external: SDK_EXTERNAL },
   { name: "search, SDK from the runtime (comparison)", route: "search", external: SDK_EXTERNAL },
   { name: "fetch, no --enable-source-maps (comparison)", route: "fetch", noSourceMaps: true },
@@ -96,7 +97,7 @@ function lambdaEnv(route: Variant["route"], taskRoot: string): Record<string, st
     // Node 20 here; the SDK would print a support warning that Lambda's Node 22 never shows.
     AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true",
   };
-  if (route === "fetch") {
+  if (route === "fetch" || route === "mcp") {
     Object.assign(env, {
       [ENV.TABLE_NAME]: "webgate-dev-pages",
       [ENV.FETCH_TIMEOUT_MS]: "25000",
@@ -107,7 +108,7 @@ function lambdaEnv(route: Variant["route"], taskRoot: string): Record<string, st
       [ENV.BLOCKED_DOMAINS]: "",
     });
   }
-  if (route === "search") env[ENV.PROVIDER_SECRET_ARN] = "arn:aws:secretsmanager:eu-west-1:123456789012:secret:webgate-dev-providers-AbCdEf";
+  if (route === "search" || route === "mcp") env[ENV.PROVIDER_SECRET_ARN] = "arn:aws:secretsmanager:eu-west-1:123456789012:secret:webgate-dev-providers-AbCdEf";
   return env;
 }
 
@@ -173,7 +174,7 @@ export async function benchBundles(options: BundleBenchOptions): Promise<{ secti
   });
 
   const empty = results.find((r) => r.name === "empty module")!;
-  const deployed = results.filter((r) => r.name === "fetch" || r.name === "search");
+  const deployed = results.filter((r) => r.name === "fetch" || r.name === "search" || r.name === "mcp");
   const kb = (b: number) => (b / 1024).toFixed(0);
   const notes = [
     ...deployed.map((r) => {

@@ -5,8 +5,10 @@
  * the benchmarks.
  */
 import { createDynamoClient } from "../../shared/cache/dynamo-client";
-import { loadConfig } from "../../shared/config";
-import { createFetchHandler } from "../../shared/fetch/fetch-route";
+import { ENV, loadConfig } from "../../shared/config";
+import { createFetchHandler, fetchPolicy } from "../../shared/fetch/fetch-route";
+import { createMcpHandler } from "../../shared/mcp/mcp-route";
+import { createLocalRenderer, type LocalRenderer } from "../../shared/render/local-renderer";
 import { systemResolver } from "../../shared/guard/guarded-lookup";
 import { createSearchHandler } from "../../shared/search/search-route";
 import { createSecretsManagerClient } from "../../shared/secrets/secrets-manager-client";
@@ -15,7 +17,7 @@ import type { Dialer, Resolver } from "../../shared/http/types";
 import { createPowertoolsTelemetry, type Telemetry } from "../../shared/observability/telemetry";
 import { buildOpenApiDocument } from "../../shared/api/openapi";
 import { ensureTable, startLocalDynamo, type LocalDynamo } from "./local-dynamo";
-import { startHttpFrontend, type RunningServer } from "./local-server";
+import { StartupError, startHttpFrontend, type RunningServer } from "./local-server";
 
 export interface LocalApiOptions {
   env: Record<string, string | undefined>;
@@ -24,6 +26,8 @@ export interface LocalApiOptions {
   /** DNS for /fetch's caller URLs (the guard checks every answer). */
   resolver?: Resolver;
   dialer?: Dialer;
+  /** Rendering (`render`); default: this machine's Chromium, or `render_unavailable` without one. */
+  renderer?: LocalRenderer;
   /** DNS and dialer for the search providers (operator-configured endpoints). */
   providerResolver?: Resolver;
   providerDialer?: Dialer;
@@ -39,6 +43,8 @@ export interface LocalApiOptions {
 
 export interface LocalApi extends RunningServer {
   dynamoEndpoint: string;
+  /** The Chromium `render` uses, or undefined when none was found. */
+  chromium: string | undefined;
   /** Stops the server, then the emulator. */
   close(): Promise<void>;
 }
@@ -52,13 +58,24 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
     endpoint = emulator.endpoint;
   }
   const dynamo = emulator?.client ?? createDynamoClient({ endpoint });
-  if (!emulator) await ensureTable(dynamo, config.store.tableName);
+  if (!emulator) {
+    try {
+      await ensureTable(dynamo, config.store.tableName);
+    } catch (error) {
+      dynamo.destroy();
+      throw unreachableStore(endpoint, error);
+    }
+  }
 
+  const renderer =
+    options.renderer ??
+    createLocalRenderer({ config, policy: fetchPolicy(config), resolver: options.resolver ?? systemResolver, dialer: options.dialer });
   const fetchHandler = createFetchHandler({
     config,
     dynamo,
     resolver: options.resolver,
     dialer: options.dialer,
+    renderer,
     clock: options.clock,
     // Locally: the same JSON log line per request as in Lambda, without EMF metric documents.
     telemetry: options.telemetry ?? createPowertoolsTelemetry("webgate-fetch", { metrics: false }),
@@ -70,25 +87,81 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
     telemetry: options.telemetry ?? createPowertoolsTelemetry("webgate-search", { metrics: false }),
     ...(config.search.secretArn === undefined ? {} : { secretsManager: createSecretsManagerClient() }),
   });
-  const server = await startHttpFrontend({
-    routes: [
-      { method: "POST", path: "/fetch", handler: fetchHandler },
-      { method: "GET", path: "/fetch", handler: fetchHandler },
-      { method: "POST", path: "/search", handler: searchHandler },
-    ],
-    documents: { "/openapi.json": (serverUrl) => buildOpenApiDocument({ servers: [{ url: serverUrl, description: "npm start" }] }) },
-    apiKeys: config.local.apiKeys,
-    port: options.port ?? config.local.port,
-    log: options.log,
-    invocationTimeoutMs: options.invocationTimeoutMs ?? config.fetch.timeoutMs,
+  // The MCP endpoint takes requests from pages of its own origin only (the MCP transport
+  // specification: a page elsewhere, e.g. after DNS rebinding, must not reach a local server).
+  let origins: string[] = [];
+  const mcpHandler = createMcpHandler({
+    config,
+    dynamo,
+    resolver: options.resolver,
+    dialer: options.dialer,
+    providerResolver: options.providerResolver ?? systemResolver,
+    providerDialer: options.providerDialer,
+    clock: options.clock,
+    renderer,
+    telemetry: options.telemetry ?? createPowertoolsTelemetry("webgate-mcp", { metrics: false }),
+    allowedOrigins: () => origins,
+    ...(config.search.secretArn === undefined ? {} : { secretsManager: createSecretsManagerClient() }),
   });
+  let server: RunningServer;
+  try {
+    server = await startHttpFrontend({
+      routes: [
+        { method: "POST", path: "/fetch", handler: fetchHandler },
+        { method: "GET", path: "/fetch", handler: fetchHandler },
+        { method: "POST", path: "/search", handler: searchHandler },
+        // GET and DELETE reach the handler too, which answers 405 as the transport allows (and as
+        // the function does behind API Gateway).
+        { method: "POST", path: "/mcp", handler: mcpHandler },
+        { method: "GET", path: "/mcp", handler: mcpHandler },
+        { method: "DELETE", path: "/mcp", handler: mcpHandler },
+      ],
+      documents: { "/openapi.json": (serverUrl) => buildOpenApiDocument({ servers: [{ url: serverUrl, description: "npm start" }] }) },
+      apiKeys: config.local.apiKeys,
+      port: options.port ?? config.local.port,
+      log: options.log,
+      invocationTimeoutMs: options.invocationTimeoutMs ?? config.fetch.timeoutMs,
+    });
+  } catch (error) {
+    // The emulator (or the client) must not keep the process alive after a failed start.
+    if (emulator) await emulator.close();
+    else dynamo.destroy();
+    throw error;
+  }
+  origins = ["127.0.0.1", "localhost", "[::1]"].map((host) => `http://${host}:${server.port}`);
   return {
     ...server,
     dynamoEndpoint: endpoint,
+    chromium: renderer.executable,
     close: async () => {
       await server.close();
+      await renderer.close();
       if (emulator) await emulator.close();
       else dynamo.destroy();
     },
   };
+}
+
+/** The endpoint's origin only (never a path or credentials), and the network error's code. */
+function unreachableStore(endpoint: string, error: unknown): StartupError {
+  let where = "the configured endpoint";
+  try {
+    where = new URL(endpoint).origin;
+  } catch {
+    // An endpoint that is not a URL is named by the variable alone.
+  }
+  const code = findCode(error);
+  return new StartupError(
+    `The DynamoDB endpoint in ${ENV.DYNAMODB_ENDPOINT} (${where}) cannot be used${code === undefined ? "" : ` (${code})`}. Start it, or unset ${ENV.DYNAMODB_ENDPOINT} to use the in-process emulator.`,
+    { cause: error },
+  );
+}
+
+function findCode(error: unknown): string | undefined {
+  for (let current = error, depth = 0; current instanceof Error && depth < 5; current = current.cause, depth += 1) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === "string") return code;
+    if (current.name !== "Error" && current.name !== "StartupError") return current.name;
+  }
+  return undefined;
 }

@@ -7,12 +7,32 @@ import http from "node:http";
 import { randomUUID, timingSafeEqual } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from "aws-lambda";
+import { Logger } from "@aws-lambda-powertools/logger";
 import { WebgateError, toErrorBody, type ErrorCode } from "../../shared/errors";
+
+/** A start-up failure whose message names what failed and what to change. */
+export class StartupError extends Error {
+  override readonly name = "StartupError";
+}
+
+/**
+ * The frontend's own log lines go through Powertools Logger like the handlers' (one format:
+ * `level` in upper case, `service`, `timestamp`), so `npm start`'s output is one JSON shape.
+ */
+function powertoolsLog(): (line: Record<string, unknown>) => void {
+  const logger = new Logger({ serviceName: "webgate-local" });
+  return ({ level, message, ...fields }) => {
+    const text = typeof message === "string" ? message : "local server";
+    if (level === "error") logger.error(text, fields);
+    else if (level === "warn") logger.warn(text, fields);
+    else logger.info(text, fields);
+  };
+}
 
 export type LambdaLike = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 
 export interface Route {
-  method: "GET" | "POST";
+  method: "GET" | "POST" | "DELETE";
   path: string;
   handler: LambdaLike;
 }
@@ -36,7 +56,15 @@ export interface LocalServerOptions {
    * Default 30,000 ms.
    */
   invocationTimeoutMs?: number;
+  /**
+   * Requests handled at once; one more answers 429 `rate_limited` with `Retry-After: 1`, as API
+   * Gateway's throttling would. Each request may hold a response body up to the body limit and
+   * its conversion, so this bounds the server's memory. Default {@link MAX_CONCURRENT_REQUESTS}.
+   */
+  maxConcurrentRequests?: number;
 }
+
+export const MAX_CONCURRENT_REQUESTS = 32;
 
 export interface RunningServer {
   url: string;
@@ -46,9 +74,11 @@ export interface RunningServer {
 }
 
 export async function startHttpFrontend(options: LocalServerOptions): Promise<RunningServer> {
-  const log = options.log ?? ((line) => process.stdout.write(`${JSON.stringify(line)}\n`));
+  const log = options.log ?? powertoolsLog();
   const maxBody = options.maxBodyBytes ?? 1_048_576;
   const invocationTimeoutMs = options.invocationTimeoutMs ?? 30_000;
+  const maxConcurrent = options.maxConcurrentRequests ?? MAX_CONCURRENT_REQUESTS;
+  let inFlight = 0;
   const server = http.createServer((req, res) => {
     const started = performance.now();
     const requestId = randomUUID();
@@ -64,6 +94,12 @@ export async function startHttpFrontend(options: LocalServerOptions): Promise<Ru
       answer(400, errorBody("invalid_request", "The request target is not a valid URL.", requestId));
       return;
     }
+    if (inFlight >= maxConcurrent) {
+      answer(429, errorBody("rate_limited", `The local server is handling its limit of ${maxConcurrent} requests at once; retry shortly.`, requestId), { "retry-after": "1" });
+      return;
+    }
+    inFlight += 1;
+    res.once("close", () => (inFlight -= 1));
     const document = options.documents?.[url.pathname];
     if (document !== undefined && req.method === "GET") {
       answer(200, JSON.stringify(document(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)));
@@ -107,9 +143,18 @@ export async function startHttpFrontend(options: LocalServerOptions): Promise<Ru
   });
   server.keepAliveTimeout = 5_000;
   await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
+    const failed = (error: Error & { code?: string }) => {
+      if (error.code === "EADDRINUSE") {
+        reject(new StartupError(`Port ${options.port} on 127.0.0.1 is already in use. Set PORT to another port (PORT=0 picks a free one).`, { cause: error }));
+      } else if (error.code === "EACCES") {
+        reject(new StartupError(`Port ${options.port} on 127.0.0.1 needs privileges this process does not have. Set PORT to a port above 1023.`, { cause: error }));
+      } else {
+        reject(error);
+      }
+    };
+    server.once("error", failed);
     server.listen(options.port, "127.0.0.1", () => {
-      server.off("error", reject);
+      server.off("error", failed);
       resolve();
     });
   });

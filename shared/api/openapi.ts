@@ -8,6 +8,7 @@ import { ERROR_TABLE, type ErrorCode } from "../errors";
 import { fetchRequestSchema, fetchResponseSchema } from "../fetch/schema";
 import { searchRequestSchema, searchResponseSchema } from "../search/schema";
 import { errorBodySchema, forbiddenBodySchema } from "./error-schema";
+import { jsonRpcErrorAnswerSchema, jsonRpcMessageSchema, jsonRpcResponseSchema } from "./json-rpc-schema";
 
 type JsonObject = Record<string, unknown>;
 
@@ -21,7 +22,7 @@ const FETCH_ERRORS: ErrorCode[] = [
   "invalid_request", "url_not_allowed", "host_not_allowed", "address_not_allowed", "dns_failed",
   "too_many_redirects", "redirect_without_location", "connect_failed", "upstream_timeout",
   "upstream_too_large", "upstream_status", "unsupported_content_type", "decode_failed",
-  "no_readable_content", "snapshot_expired", "store_unavailable",
+  "no_readable_content", "snapshot_expired", "store_unavailable", "render_unavailable",
 ];
 
 const SEARCH_ERRORS: ErrorCode[] = [
@@ -64,7 +65,7 @@ function errorResponses(routeCodes: ErrorCode[]): JsonObject {
   return responses;
 }
 
-const FETCH_QUERY_PARAMETERS = ["url", "start", "max_chars", "max_age", "snapshot_id", "main_content", "format"] as const;
+const FETCH_QUERY_PARAMETERS = ["url", "start", "max_chars", "max_age", "snapshot_id", "main_content", "format", "render"] as const;
 
 export interface OpenApiOptions {
   /** Where the API is served: the local server passes its own URL, a deployment its stage URL. */
@@ -125,6 +126,7 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): JsonObject {
           },
         },
       },
+      "/mcp": mcpPath(),
     },
     components: {
       securitySchemes: { apiKey: { type: "apiKey", in: "header", name: "x-api-key" } },
@@ -140,7 +142,77 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): JsonObject {
         SearchResponse: schemaOf(searchResponseSchema, "output"),
         Error: schemaOf(errorBodySchema, "output"),
         Forbidden: schemaOf(forbiddenBodySchema, "output"),
+        JsonRpcMessage: schemaOf(jsonRpcMessageSchema, "input"),
+        JsonRpcResponse: schemaOf(jsonRpcResponseSchema, "output"),
+        JsonRpcError: schemaOf(jsonRpcErrorAnswerSchema, "output"),
       },
     },
   };
+}
+
+/**
+ * POST /mcp: the MCP Streamable HTTP transport (stateless, JSON answers). Its messages are
+ * JSON-RPC 2.0; what the tools take and return is listed by the endpoint itself (`tools/list`),
+ * derived from the FetchRequest/FetchResponse and SearchRequest/SearchResponse schemas here.
+ */
+function mcpPath(): JsonObject {
+  const rpc = (ref: string) => ({ "application/json": { schema: { $ref: `#/components/schemas/${ref}` } } });
+  const rpcOrBatch = (ref: string) => ({
+    "application/json": { schema: { oneOf: [{ $ref: `#/components/schemas/${ref}` }, { type: "array", items: { $ref: `#/components/schemas/${ref}` } }] } },
+  });
+  const notOffered = {
+    summary: "Not offered: the endpoint is stateless and answers in JSON (no SSE stream, no session).",
+    responses: withGatewayAnswers({ "405": { description: "Method not allowed (Allow: POST).", content: rpc("JsonRpcError") } }),
+  };
+  return {
+    post: {
+      operationId: "mcp",
+      summary: "MCP endpoint (Streamable HTTP, stateless, JSON answers) with the tools web_fetch and web_search.",
+      description:
+        "Send JSON-RPC 2.0 messages with `Accept: application/json, text/event-stream`. No session: every request stands alone (initialize is optional). " +
+        "A refused or failed tool call is a result with isError true whose structuredContent is the error object of the error table.",
+      requestBody: { required: true, content: rpcOrBatch("JsonRpcMessage") },
+      responses: withGatewayAnswers({
+        "200": { description: "The JSON-RPC answer(s): a result or a JSON-RPC error (unknown method, bad params).", content: rpcOrBatch("JsonRpcResponse") },
+        "202": { description: "Accepted: the body held only notifications or responses; no content." },
+        "400": { description: "Not JSON, not a JSON-RPC message, or an unsupported MCP-Protocol-Version header.", content: rpc("JsonRpcError") },
+        "403": { description: "On the local server: an Origin that is not the server's own.", content: rpc("JsonRpcError") },
+        "406": { description: "The Accept header does not list both application/json and text/event-stream.", content: rpc("JsonRpcError") },
+        "413": { description: "The body is larger than 64 KiB.", content: rpc("JsonRpcError") },
+        "415": { description: "The Content-Type is not application/json.", content: rpc("JsonRpcError") },
+        "504": { description: "The request did not complete within the function's time.", content: rpc("JsonRpcError") },
+      }),
+    },
+    get: { operationId: "mcpGet", ...notOffered },
+    delete: { operationId: "mcpDelete", ...notOffered },
+  };
+}
+
+type ResponseObject = { description: string; content?: { "application/json": { schema: JsonObject } } };
+
+/**
+ * The endpoint's own answers merged with the ones given before the function runs (API Gateway's
+ * or the local server's key check, size limit, routing, throttling and catch-all, in the REST
+ * error shape): where both can answer a status, either body is documented.
+ */
+function withGatewayAnswers(own: Record<string, ResponseObject>): Record<string, ResponseObject> {
+  const gateway = errorResponses([]) as Record<string, ResponseObject>;
+  const merged: Record<string, ResponseObject> = { ...gateway };
+  const schemasOf = (r: ResponseObject): JsonObject[] => {
+    const schema = r.content?.["application/json"].schema;
+    if (schema === undefined) return [];
+    return Array.isArray(schema.oneOf) ? (schema.oneOf as JsonObject[]) : [schema];
+  };
+  for (const [status, answer] of Object.entries(own)) {
+    const before = gateway[status];
+    if (before === undefined || answer.content === undefined) {
+      merged[status] = answer;
+      continue;
+    }
+    merged[status] = {
+      description: `${answer.description} Before the function runs: ${before.description}`,
+      content: { "application/json": { schema: { oneOf: [...schemasOf(before), ...schemasOf(answer)] } } },
+    };
+  }
+  return Object.fromEntries(Object.entries(merged).sort(([a], [b]) => Number(a) - Number(b)));
 }

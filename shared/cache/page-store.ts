@@ -34,9 +34,18 @@ export interface SnapshotMeta {
   contentType: string;
   charset: string;
   title: string;
-  extractor: "readability" | "full" | null;
+  /** How the content was made; `pdf` and `origin-markdown` record the representation it came from. */
+  extractor: "readability" | "full" | "pdf" | "origin-markdown" | null;
+  /** True when a limit (the PDF page cap) cut the content; absent in older snapshots. */
+  truncated?: boolean;
+  /** The origin's own token count (`x-markdown-tokens`) of a Markdown answer. */
+  originTokens?: number | null;
   /** The format HTML was written in (part of the snapshot key too). */
   format: "markdown" | "text";
+  /** True when the content came from a DOM the headless browser built (`render`); absent in older snapshots: false. */
+  rendered?: boolean;
+  /** Why a rendered DOM was read before the page settled (see RenderTruncation); null or absent: it settled. */
+  renderTruncated?: string | null;
 }
 
 /** A chunk of the content: `[start, end)` in UTF-16 code units and the SHA-256 of its UTF-8 bytes. */
@@ -155,9 +164,13 @@ const metaSchema = z.object({
   contentType: z.string(),
   charset: z.string(),
   title: z.string(),
-  extractor: z.enum(["readability", "full"]).nullable(),
+  extractor: z.enum(["readability", "full", "pdf", "origin-markdown"]).nullable(),
+  truncated: z.boolean().optional(),
+  originTokens: z.number().int().min(0).nullable().optional(),
   // Snapshots written before `format` existed were Markdown.
   format: z.enum(["markdown", "text"]).default("markdown"),
+  rendered: z.boolean().optional(),
+  renderTruncated: z.string().nullable().optional(),
 });
 const chunksSchema = z.array(z.tuple([z.number().int().min(0), z.number().int().min(0), hex64]));
 

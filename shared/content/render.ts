@@ -4,6 +4,8 @@ import { classifyUnreadableHtml, type UnreadableReason } from "./app-shell";
 import { decodeBody } from "./decode";
 import { htmlToMarkdown, type MarkdownResult, type OutputFormat } from "./html-to-markdown";
 import { neutralizeBoundaryMarkers } from "./neutralize";
+import { markdownToText } from "./markdown-text";
+import { looksLikeHtmlDocument, markdownTitle } from "./origin-markdown";
 
 export interface RenderInput {
   body: Uint8Array;
@@ -27,8 +29,8 @@ export interface RenderedDocument {
   charset: string;
   /** The media type used (sniffed when the response gave none). */
   contentType: string;
-  /** Which HTML extractor ran; null for non-HTML bodies. */
-  extractor: "readability" | "full" | null;
+  /** Which HTML extractor ran, `origin-markdown` for Markdown the site served, `pdf`; null for other bodies. */
+  extractor: "readability" | "full" | "pdf" | "origin-markdown" | null;
 }
 
 /**
@@ -44,9 +46,23 @@ export interface RenderedDocument {
  */
 export function renderDocument(input: RenderInput): RenderedDocument {
   const decoded = decodeBody(input.body, input.contentType);
-  if (decoded.kind === "html") {
-    const html = convertReadableHtml(decoded.text, input.finalUrl, input.mainContent, input.format ?? "markdown");
-    return { content: html.markdown, title: html.title, charset: decoded.charset, contentType: decoded.mediaType, extractor: html.extractor };
+  const format = input.format ?? "markdown";
+  // A body labelled Markdown that is an HTML document is converted as the HTML it is.
+  const disguisedHtml = decoded.mediaType === "text/markdown" && looksLikeHtmlDocument(decoded.text);
+  if (decoded.kind === "html" || disguisedHtml) {
+    const html = convertReadableHtml(decoded.text, input.finalUrl, input.mainContent, format);
+    return { content: html.markdown, title: html.title, charset: decoded.charset, contentType: disguisedHtml ? "text/html" : decoded.mediaType, extractor: html.extractor };
+  }
+  if (decoded.mediaType === "text/markdown") {
+    // The site's own Markdown is the content as served (format "text" takes its syntax off);
+    // only boundary markers are neutralized.
+    return {
+      content: neutralizeBoundaryMarkers(format === "text" ? markdownToText(decoded.text) : decoded.text),
+      title: neutralizeBoundaryMarkers(markdownTitle(decoded.text)),
+      charset: decoded.charset,
+      contentType: decoded.mediaType,
+      extractor: "origin-markdown",
+    };
   }
   return {
     content: neutralizeBoundaryMarkers(decoded.text),

@@ -25,3 +25,9 @@ declare module "@joplin/turndown-plugin-gfm" {
   export const taskListItems: TurndownService.Plugin;
   export const highlightedCodeBlock: TurndownService.Plugin;
 }
+
+// pdf.js's worker module ships without declarations; webgate only hands it to pdf.js as its
+// in-thread "fake worker" (globalThis.pdfjsWorker).
+declare module "pdfjs-dist/legacy/build/pdf.worker.mjs" {
+  export const WorkerMessageHandler: unknown;
+}

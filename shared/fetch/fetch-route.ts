@@ -10,15 +10,18 @@ import { DynamoPageStore } from "../cache/dynamo-page-store";
 import { SnapshotCache, type Clock } from "../cache/snapshot-cache";
 import { createGuardedClient } from "../guard/guarded-get";
 import { systemResolver } from "../guard/guarded-lookup";
-import { resolvePolicy } from "../guard/policy";
+import { resolvePolicy, type GuardPolicy } from "../guard/policy";
 import { createHttpClient } from "../http/http-client";
 import type { Dialer, Resolver } from "../http/types";
-import { createApiHandler, type ApiHandler } from "../middleware/api-handler";
+import { unavailableRenderer, type RenderRequest, type Renderer } from "../render/renderer";
+import { createApiHandler, type ApiHandler, type ApiRequestContext } from "../middleware/api-handler";
 import { parseJsonBody, queryObject, validate } from "../middleware/parse-request";
 import { METRIC } from "../observability/metric-names";
-import { createPowertoolsTelemetry, type Telemetry } from "../observability/telemetry";
+import { createPowertoolsTelemetry, hostOf, type Telemetry } from "../observability/telemetry";
+import { RobotsChecker } from "../robots/robots-checker";
+import { DynamoRobotsStore } from "../robots/robots-store";
 import { fetchPage } from "./fetch-service";
-import { fetchRequestSchema, fromQuery, type FetchRequest } from "./schema";
+import { fetchRequestSchema, fromQuery, type FetchRequest, type FetchResponse } from "./schema";
 
 export interface FetchRouteDeps {
   config: WebgateConfig;
@@ -27,27 +30,57 @@ export interface FetchRouteDeps {
   dialer?: Dialer;
   clock?: Clock;
   telemetry?: Telemetry;
+  /**
+   * Renders pages for `render` (the browser in process, or the render function in AWS). Without
+   * one, a render answers `render_unavailable`.
+   */
+  renderer?: Renderer;
 }
 
 /** Time a conversion and a store write may add to the fetch's own limit before a lease lapses. */
 const LEASE_MARGIN_MS = 5_000;
+/** The whole robots.txt exchange, redirects included. */
+const ROBOTS_TIMEOUT_MS = 10_000;
 
 export const systemClock: Clock = { now: () => Date.now() };
 
-export function createFetchHandler(deps: FetchRouteDeps): ApiHandler {
-  const { config } = deps;
-  const telemetry = deps.telemetry ?? createPowertoolsTelemetry("webgate-fetch");
-  const clock = deps.clock ?? systemClock;
-  const resolver = deps.resolver ?? systemResolver;
-  const policy = resolvePolicy({
+/** The guard policy of /fetch (and of a renderer beside it) from the configuration. */
+export function fetchPolicy(config: WebgateConfig): GuardPolicy {
+  return resolvePolicy({
     allowLocalhost: config.fetch.allowLocalhost,
     allowedPorts: config.fetch.allowedPorts,
     allowedDomains: config.fetch.allowedDomains,
     blockedDomains: config.fetch.blockedDomains,
     blockedCidrs: config.fetch.blockedCidrs,
   });
+}
+
+/** Reads one page for a validated request; the /fetch route and the MCP `web_fetch` tool share it. */
+export type FetchRunner = (input: FetchRequest, ctx: Pick<ApiRequestContext, "addLogFields" | "deadline">) => Promise<FetchResponse>;
+
+export function createFetchHandler(deps: FetchRouteDeps): ApiHandler {
+  const telemetry = deps.telemetry ?? createPowertoolsTelemetry("webgate-fetch");
+  const run = createFetchRunner({ ...deps, telemetry });
+  return createApiHandler<FetchRequest>({
+    route: "fetch",
+    telemetry,
+    parse: parseFetchRequest,
+    handle: async (input, ctx) => ({ body: await run(input, ctx) }),
+  });
+}
+
+/**
+ * Builds the guard, HTTP client, renderer, robots checker and snapshot cache once and returns the
+ * function that serves one request with them: the fetch itself, its log fields and its metrics.
+ */
+export function createFetchRunner(deps: FetchRouteDeps & { telemetry: Telemetry }): FetchRunner {
+  const { config, telemetry } = deps;
+  const clock = deps.clock ?? systemClock;
+  const resolver = deps.resolver ?? systemResolver;
+  const policy = fetchPolicy(config);
+  const http = createHttpClient({ resolver, dialer: deps.dialer });
   const guarded = createGuardedClient({
-    http: createHttpClient({ resolver, dialer: deps.dialer }),
+    http,
     resolver,
     policy,
     limits: {
@@ -57,28 +90,66 @@ export function createFetchHandler(deps: FetchRouteDeps): ApiHandler {
       maxRedirects: config.fetch.maxRedirects,
     },
   });
+  const pageStore = new DynamoPageStore({ client: deps.dynamo, tableName: config.store.tableName });
   const cache = new SnapshotCache({
-    store: new DynamoPageStore({ client: deps.dynamo, tableName: config.store.tableName }),
+    store: pageStore,
     clock,
     logger: { warn: (message, fields) => telemetry.warn(message, fields) },
     ttlSeconds: config.store.ttlSeconds,
-    leaseMs: config.fetch.timeoutMs + LEASE_MARGIN_MS,
+    // A render may follow a whole plain fetch ("auto"), and waits for the page after loading it.
+    leaseMs: 2 * config.fetch.timeoutMs + config.render.waitMs + LEASE_MARGIN_MS,
   });
+  const renderer = deps.renderer ?? unavailableRenderer("Rendering is not configured on this server.");
+  const render = (url: string, budgetMs: number | undefined) => renderer.render(renderBudget(url, budgetMs, config));
 
-  return createApiHandler<FetchRequest>({
-    route: "fetch",
-    telemetry,
-    parse: parseFetchRequest,
-    handle: async (input, ctx) => {
-      const { body, observation } = await fetchPage(input, { guarded, cache, clock, policy, deadline: ctx.deadline });
-      ctx.addLogFields({ cache: observation.cache, bytes: observation.bytes, final_host: observation.finalHost });
-      const cacheMetric = { hit: METRIC.cacheHit, miss: METRIC.cacheMiss, bypass: METRIC.cacheBypass }[observation.cache];
-      telemetry.metric(cacheMetric, "Count", 1);
-      if (observation.originMs !== undefined) telemetry.metric(METRIC.originLatency, "Milliseconds", observation.originMs);
-      if (observation.originBytes !== undefined) telemetry.metric(METRIC.originBytes, "Bytes", observation.originBytes);
-      return { body };
-    },
+  const robots = new RobotsChecker({
+    mode: config.fetch.robots,
+    // Its own client: robots.txt follows at most 5 redirects whatever WEBGATE_MAX_REDIRECTS says
+    // (RFC 9309 §2.3.1.2), and gets a shorter time limit than a page.
+    guarded: createGuardedClient({
+      http,
+      resolver,
+      policy,
+      limits: {
+        timeoutMs: Math.min(config.fetch.timeoutMs, ROBOTS_TIMEOUT_MS),
+        connectTimeoutMs: config.fetch.connectTimeoutMs,
+        maxBytes: config.fetch.maxResponseBytes,
+        maxRedirects: 5,
+      },
+    }),
+    store: new DynamoRobotsStore({ client: deps.dynamo, tableName: config.store.tableName, leases: pageStore }),
+    clock,
+    logger: { warn: (message, fields) => telemetry.warn(message, fields) },
+    leaseMs: ROBOTS_TIMEOUT_MS + LEASE_MARGIN_MS,
   });
+  const service = { guarded, render, cache, clock, policy, robots, timeoutMs: config.fetch.timeoutMs, pdfMaxPages: config.fetch.pdfMaxPages, urlSecretCheck: config.fetch.urlSecretCheck };
+
+  return async (input, ctx) => {
+    // The requested host as written, logged before anything can fail (never path, query,
+    // userinfo or a resolved address).
+    ctx.addLogFields({ host: hostOf(input.url) });
+    const { body, observation } = await fetchPage(input, { ...service, deadline: ctx.deadline });
+    ctx.addLogFields({ cache: observation.cache, bytes: observation.bytes, final_host: observation.finalHost, url_secret: observation.urlSecret, rendered: body.rendered });
+    const cacheMetric = { hit: METRIC.cacheHit, miss: METRIC.cacheMiss, bypass: METRIC.cacheBypass }[observation.cache];
+    telemetry.metric(cacheMetric, "Count", 1);
+    if (observation.originMs !== undefined) telemetry.metric(METRIC.originLatency, "Milliseconds", observation.originMs);
+    if (observation.originBytes !== undefined) telemetry.metric(METRIC.originBytes, "Bytes", observation.originBytes);
+    return body;
+  };
+}
+
+/** Time a render keeps after the wait for reading the DOM and closing the page. */
+const RENDER_READ_RESERVE_MS = 2_000;
+
+/**
+ * The render's limits within `budgetMs`: the wait is at most a quarter of it, the load gets the
+ * rest less the time to read the DOM, and neither exceeds its configured limit.
+ */
+export function renderBudget(url: string, budgetMs: number | undefined, config: WebgateConfig): RenderRequest {
+  const total = budgetMs ?? config.fetch.timeoutMs + config.render.waitMs + RENDER_READ_RESERVE_MS;
+  const waitMs = Math.max(0, Math.min(config.render.waitMs, Math.floor(total / 4)));
+  const timeoutMs = Math.max(1, Math.min(config.fetch.timeoutMs, Math.floor(total - waitMs - RENDER_READ_RESERVE_MS)));
+  return { url, waitMs, timeoutMs };
 }
 
 /** POST takes a JSON body; GET takes the same fields as query parameters. */

@@ -2,17 +2,23 @@
  * /fetch: the guarded fetch, conversion and paging from a stored snapshot, without any
  * transport concerns. Everything it talks to comes in through {@link FetchServiceDeps}.
  */
-import type { Deadline } from "../deadline";
-import { WebgateError } from "../errors";
+import { createDeadline, type Deadline } from "../deadline";
+import { WebgateError, isWebgateError } from "../errors";
 import type { SnapshotCache, Clock } from "../cache/snapshot-cache";
 import type { SnapshotManifest, SnapshotMeta } from "../cache/page-store";
 import { cacheKeyFor } from "../cache/cache-key";
 import { paginate } from "../content/paginate";
+import { parseContentType } from "../content/decode";
+import { parseMarkdownTokens } from "../content/origin-markdown";
+import { isPdf, renderPdfDocument } from "../content/pdf";
 import { renderDocument } from "../content/render";
 import { checkUrl } from "../guard/url-policy";
+import { findUrlSecret, type UrlSecretKind } from "../guard/url-secret";
 import type { GuardPolicy } from "../guard/policy";
 import type { GuardedClient } from "../guard/guarded-get";
-import type { FetchRequest, FetchResponse } from "./schema";
+import type { RenderedPage } from "../render/renderer";
+import { botProtectionMessage, detectBotProtection } from "./bot-protection";
+import type { FetchRequest, FetchResponse, RenderMode } from "./schema";
 
 /**
  * Bumped whenever the conversion changes its output, so snapshots made by an older conversion
@@ -23,6 +29,8 @@ export const CONVERSION_VERSION = "2";
 export interface FetchObservation {
   cache: "hit" | "miss" | "bypass";
   finalHost: string;
+  /** The URL-secret rule the requested URL matched (flag mode), for the log line. */
+  urlSecret: UrlSecretKind | undefined;
   bytes: number;
   originMs: number | undefined;
   originBytes: number | undefined;
@@ -30,11 +38,23 @@ export interface FetchObservation {
 
 export interface FetchServiceDeps {
   guarded: GuardedClient;
+  /**
+   * Renders a URL the URL policy has normalized, in a browser held to the guard (`render`),
+   * within `budgetMs` when given (what the request's deadline has left for it).
+   */
+  render: (url: string, budgetMs: number | undefined) => Promise<RenderedPage>;
   cache: SnapshotCache;
   clock: Clock;
   policy: GuardPolicy;
   /** The request's deadline (see shared/deadline.ts); the origin fetch, conversion and store write fit in it. */
   deadline?: Deadline;
+  /** `WEBGATE_URL_SECRET_CHECK`; absent: off. */
+  urlSecretCheck?: "refuse" | "flag" | "off";
+  /** robots.txt, checked before the page and each redirect hop are requested. */
+  robots: { check(url: URL, signal?: AbortSignal): Promise<void> };
+  /** The whole origin exchange (robots.txt, the page, reading a PDF) also fits in this. */
+  timeoutMs: number;
+  pdfMaxPages: number;
 }
 
 /**
@@ -47,11 +67,24 @@ export const POST_FETCH_RESERVE_MS = 3_000;
 export async function fetchPage(request: FetchRequest, deps: FetchServiceDeps): Promise<{ body: FetchResponse; observation: FetchObservation }> {
   // The URL policy runs before the cache: a refused URL is refused even if a snapshot exists.
   const url = checkUrl(request.url, deps.policy);
+  // Before the cache and before any request leaves: a prompt-injected agent could otherwise leak
+  // a secret to the host it names.
+  const urlSecret = deps.urlSecretCheck === undefined || deps.urlSecretCheck === "off" ? undefined : findUrlSecret(url);
+  if (urlSecret !== undefined && deps.urlSecretCheck === "refuse") {
+    throw new WebgateError(
+      "url_looks_like_secret",
+      "The URL's path or query holds what looks like a key or token (a known key prefix, a JWT, 40 or more hex digits, or a long random run); it was not fetched. Remove it and try again.",
+      { logReason: urlSecret },
+    );
+  }
   // A snapshot belongs to its url, main_content and format (and the conversion that made it).
-  const urlKey = cacheKeyFor(url, `${request.main_content ? "main" : "full"}:${request.format}:v${CONVERSION_VERSION}`);
+  // A rendered snapshot is its own snapshot too: `render` is part of the key ("never" keeps the
+  // key plain fetches always had).
+  const renderKey = request.render === "never" ? "" : `:render-${request.render}`;
+  const urlKey = cacheKeyFor(url, `${request.main_content ? "main" : "full"}:${request.format}:v${CONVERSION_VERSION}${renderKey}`);
   let origin: { ms: number; bytes: number } | undefined;
   const produce = async () => {
-    const produced = await produceSnapshot(url, request.main_content, request.format, deps.guarded, deps.deadline);
+    const produced = await produceSnapshot(url, request.main_content, request.format, request.render, deps);
     origin = produced.origin;
     return { content: produced.content, meta: produced.meta };
   };
@@ -89,12 +122,15 @@ export async function fetchPage(request: FetchRequest, deps: FetchServiceDeps): 
     charset: meta.charset,
     title: meta.title,
     extractor: meta.extractor,
+    truncated: meta.truncated ?? false,
+    origin_tokens: meta.originTokens ?? null,
     format: meta.format,
     total_chars: manifest.totalChars,
     start,
     end,
     next_start: end < manifest.totalChars ? end : null,
     content: page.content,
+    rendered: meta.rendered ?? false,
     snapshot: {
       id: manifest.id,
       sha256: manifest.sha256,
@@ -102,11 +138,13 @@ export async function fetchPage(request: FetchRequest, deps: FetchServiceDeps): 
       age_s: Math.max(0, Math.floor((now - manifest.fetchedAt) / 1000)),
     },
     cache,
+    ...(urlSecret === undefined ? {} : { warnings: ["url_looks_like_secret"] }),
   };
   return {
     body,
     observation: {
       cache,
+      urlSecret,
       finalHost: new URL(meta.finalUrl).host,
       bytes: Buffer.byteLength(page.content, "utf8"),
       originMs: origin?.ms,
@@ -123,34 +161,95 @@ function checkStart(start: number, total: number): void {
   }
 }
 
-async function produceSnapshot(
-  url: URL,
-  mainContent: boolean,
-  format: FetchRequest["format"],
-  guarded: GuardedClient,
-  deadline: Deadline | undefined,
-): Promise<{ content: string; meta: SnapshotMeta; origin: { ms: number; bytes: number } }> {
-  const origin = deadline?.within({ reserveMs: Math.min(POST_FETCH_RESERVE_MS, deadline.remainingMs() / 4) });
-  let response;
+type Produced = { content: string; meta: SnapshotMeta; origin: { ms: number; bytes: number } };
+type Format = FetchRequest["format"];
+
+async function produceSnapshot(url: URL, mainContent: boolean, format: Format, render: RenderMode, deps: FetchServiceDeps): Promise<Produced> {
+  if (render === "always") return renderedSnapshot(url, mainContent, format, deps);
   try {
-    response = await guarded.get(url.href, origin === undefined ? {} : { signal: origin.signal });
-  } finally {
-    origin?.dispose();
+    return await plainSnapshot(url, mainContent, format, deps);
+  } catch (error) {
+    // "auto": the plain fetch found an application shell whose text scripts would write.
+    if (render === "auto" && isJsRequired(error)) return renderedSnapshot(url, mainContent, format, deps);
+    throw error;
   }
-  if (response.status < 200 || response.status > 299) {
-    throw new WebgateError("upstream_status", `The origin answered with HTTP status ${response.status}.`, {
+}
+
+function isJsRequired(error: unknown): boolean {
+  return isWebgateError(error) && error.code === "no_readable_content" && error.details.reason === "js_required";
+}
+
+function checkStatus(status: number): void {
+  if (status < 200 || status > 299) {
+    throw new WebgateError("upstream_status", `The origin answered with HTTP status ${status}.`, {
       // An origin's 5xx or 429 may pass; its 4xx will not.
-      retryable: response.status >= 500 || response.status === 429,
-      details: { upstream_status: response.status },
+      retryable: status >= 500 || status === 429,
+      details: { upstream_status: status },
     });
   }
-  const rendered = renderDocument({
-    body: response.body,
-    contentType: response.headers["content-type"],
-    finalUrl: response.finalUrl,
-    mainContent,
-    format,
-  });
+}
+
+/** The page as the browser built it, through the same conversion as fetched HTML. */
+async function renderedSnapshot(url: URL, mainContent: boolean, format: Format, deps: FetchServiceDeps): Promise<Produced> {
+  // The render gets what the request's deadline has left, less the same reserve a fetch keeps.
+  const left = deps.deadline?.remainingMs();
+  const page = await deps.render(url.href, left === undefined ? undefined : left - Math.min(POST_FETCH_RESERVE_MS, left / 4));
+  checkStatus(page.status);
+  const converted = renderDocument({ body: page.body, contentType: page.contentType, finalUrl: page.finalUrl, mainContent, format });
+  return {
+    content: converted.content,
+    meta: {
+      url: url.href,
+      finalUrl: page.finalUrl,
+      redirects: page.redirects,
+      status: page.status,
+      contentType: converted.contentType,
+      charset: converted.charset,
+      title: converted.title,
+      extractor: converted.extractor,
+      truncated: page.truncated !== null && page.truncated !== undefined,
+      originTokens: null,
+      format,
+      rendered: page.rendered,
+      renderTruncated: page.truncated,
+    },
+    origin: { ms: page.elapsedMs, bytes: page.proxyBytes },
+  };
+}
+
+async function plainSnapshot(url: URL, mainContent: boolean, format: Format, deps: FetchServiceDeps): Promise<Produced> {
+  const { deadline } = deps;
+  const started = performance.now();
+  // Time left for the origin side: the fetch limit, and the request's deadline less the reserve
+  // kept for the conversion, the store write and the answer.
+  const remainingMs = () => {
+    const own = deps.timeoutMs - (performance.now() - started);
+    const request = deadline === undefined ? Number.POSITIVE_INFINITY : deadline.remainingMs() - Math.min(POST_FETCH_RESERVE_MS, deadline.remainingMs() / 4);
+    return Math.max(1, Math.round(Math.min(own, request)));
+  };
+  const origin = createDeadline(remainingMs(), deadline === undefined ? {} : { signal: deadline.signal });
+  let response;
+  try {
+    response = await deps.guarded.get(url.href, {
+      signal: origin.signal,
+      // The URL and every redirect hop (another host's too) are checked against their host's
+      // robots.txt before they are requested, after the guard accepted them.
+      beforeRequest: (next) => deps.robots.check(next, deadline?.signal),
+    });
+  } finally {
+    origin.dispose();
+  }
+  const blocked = detectBotProtection(response);
+  if (blocked !== null) {
+    throw new WebgateError("blocked_by_bot_protection", botProtectionMessage(blocked, response.status), {
+      details: { upstream_status: response.status, ...(blocked.vendor === null ? {} : { vendor: blocked.vendor }) },
+    });
+  }
+  checkStatus(response.status);
+  const contentType = response.headers["content-type"];
+  const rendered = isPdf(response.body, parseContentType(contentType).mediaType)
+    ? await renderPdfDocument(response.body, { maxPages: deps.pdfMaxPages, timeoutMs: remainingMs(), format })
+    : { ...renderDocument({ body: response.body, contentType, finalUrl: response.finalUrl, mainContent, format }), truncated: false };
   return {
     content: rendered.content,
     meta: {
@@ -162,6 +261,8 @@ async function produceSnapshot(
       charset: rendered.charset,
       title: rendered.title,
       extractor: rendered.extractor,
+      truncated: rendered.truncated,
+      originTokens: rendered.extractor === "origin-markdown" ? parseMarkdownTokens(response.headers["x-markdown-tokens"]) : null,
       format,
     },
     origin: { ms: response.elapsedMs, bytes: response.body.length },

@@ -13,6 +13,11 @@ export const FETCH_LIMITS = {
   maxAgeDefault: 600,
 } as const;
 
+/** The `render` modes; see the field's description. */
+export const RENDER_MODES = ["never", "always", "auto"] as const;
+export type RenderMode = (typeof RENDER_MODES)[number];
+export const DEFAULT_RENDER_MODE: RenderMode = "never";
+
 export const fetchRequestSchema = z.strictObject({
   url: z.string({ error: "must be a string" }).min(1, "must not be empty"),
   start: z.number({ error: "must be a number" }).int("must be a whole number").min(0, "must be 0 or more").default(0),
@@ -37,6 +42,12 @@ export const fetchRequestSchema = z.strictObject({
     .enum(["markdown", "text"], { error: 'must be "markdown" or "text"' })
     .default("markdown")
     .describe('How HTML is written: "markdown", or "text" (plain text: no Markdown syntax, link text without targets, no images, list items and table cells as lines, paragraphs separated by a blank line). Other content types pass through as they are.'),
+  render: z
+    .enum(RENDER_MODES, { error: `must be one of ${RENDER_MODES.map((m) => `"${m}"`).join(", ")}` })
+    .default(DEFAULT_RENDER_MODE)
+    .describe(
+      'Run the page in a headless browser held to the same guard: "never" (the plain fetch), "always", or "auto" (render only when the plain fetch finds an application shell whose text scripts write, no_readable_content with reason js_required). A rendered snapshot is its own snapshot.',
+    ),
 });
 
 export type FetchRequest = z.infer<typeof fetchRequestSchema>;
@@ -73,7 +84,12 @@ export const fetchResponseSchema = z.strictObject({
   content_type: z.string().describe("The media type the content was read as."),
   charset: z.string().describe("The WHATWG encoding used to decode the body."),
   title: z.string().describe("The page title (HTML `<title>`), or empty."),
-  extractor: z.enum(["readability", "full"]).nullable().describe("How HTML was converted: the extracted article, the whole page, or null for non-HTML."),
+  extractor: z
+    .enum(["readability", "full", "pdf", "origin-markdown"])
+    .nullable()
+    .describe("How the content was made: HTML as the extracted article (`readability`) or the whole page (`full`), a PDF's text (`pdf`), Markdown the site served itself (`origin-markdown`), or null for other text."),
+  truncated: z.boolean().describe("True when a limit cut the content: a PDF longer than `WEBGATE_PDF_MAX_PAGES` gives its first pages."),
+  origin_tokens: z.number().int().min(0).nullable().describe("The site's own token count of a Markdown answer (its `x-markdown-tokens` header), else null."),
   format: z.enum(["markdown", "text"]).describe("The format the snapshot was written in (the request's `format`); a snapshot belongs to its url, main_content and format."),
   total_chars: z.number().int().min(0).describe("Length of the whole snapshot content in UTF-16 code units."),
   start: z.number().int().min(0),
@@ -86,7 +102,12 @@ export const fetchResponseSchema = z.strictObject({
     fetched_at: z.string().describe("When the origin was fetched (ISO 8601)."),
     age_s: z.number().int().min(0).describe("Seconds since `fetched_at`."),
   }),
+  rendered: z.boolean().describe("True when the content is the DOM a headless browser built (`render`); false for the origin's bytes as fetched."),
   cache: z.enum(["hit", "miss", "bypass"]).describe("hit: served from a stored snapshot; miss: fetched and stored; bypass: fetched, the store being unavailable."),
+  warnings: z
+    .array(z.string())
+    .optional()
+    .describe("Present when something about the request deserves a look; `url_looks_like_secret`: the URL's path or query looks like it carries a key or token (WEBGATE_URL_SECRET_CHECK=flag)."),
 });
 
 export type FetchResponse = z.infer<typeof fetchResponseSchema>;

@@ -12,15 +12,16 @@ import { bareHostname } from "../http/http-client";
 import type { HttpClient, Resolver } from "../http/types";
 import { resolveChecked } from "./guarded-lookup";
 import { resolvePolicy, type GuardPolicy } from "./policy";
-import { checkUrl } from "./url-policy";
+import { checkUrl, refuseWrittenUserinfo } from "./url-policy";
 
 export const WEBGATE_USER_AGENT = "webgate/0.1 (guarded web reader for AI agents)";
 
 /** The only request headers webgate sends to an origin. */
 export const ORIGIN_REQUEST_HEADERS: Readonly<Record<string, string>> = Object.freeze({
   "User-Agent": WEBGATE_USER_AGENT,
+  // Markdown first: agent-aware sites answer it instead of HTML (docs/content.md); PDFs are read too.
   Accept:
-    "text/html,application/xhtml+xml;q=0.9,text/markdown;q=0.9,text/plain;q=0.8,application/json;q=0.7,application/xml;q=0.7,text/xml;q=0.7",
+    "text/markdown,text/html;q=0.9,application/xhtml+xml;q=0.9,application/pdf;q=0.8,text/plain;q=0.8,application/json;q=0.7,application/xml;q=0.7,text/xml;q=0.7",
   "Accept-Encoding": "gzip, deflate, br",
 });
 
@@ -62,8 +63,18 @@ export interface GuardedResponse {
   elapsedMs: number;
 }
 
+export interface GuardedGetOptions {
+  signal?: AbortSignal;
+  /**
+   * Runs before each hop (the URL itself, then every redirect) is requested, once the guard has
+   * accepted its URL and its addresses, so a guard refusal always comes first (webgate's
+   * robots.txt check); a rejection stops the fetch with that error.
+   */
+  beforeRequest?: (url: URL, hop: number) => Promise<void>;
+}
+
 export interface GuardedClient {
-  get(input: string, options?: { signal?: AbortSignal }): Promise<GuardedResponse>;
+  get(input: string, options?: GuardedGetOptions): Promise<GuardedResponse>;
 }
 
 export interface GuardedClientDeps {
@@ -93,6 +104,7 @@ export function createGuardedClient(deps: GuardedClientDeps): GuardedClient {
         const addresses = await atHop(redirects.length, () =>
           resolveChecked(host, { resolver: deps.resolver, policy, signal, timeoutMs: limits.connectTimeoutMs }),
         );
+        if (options.beforeRequest !== undefined) await options.beforeRequest(url, redirects.length);
         const response = await deps.http.request({
           url,
           method: "GET",
@@ -153,7 +165,12 @@ function nextHop(
       details: { redirects: redirects.length, limit: maxRedirects },
     });
   }
-  return atHopSync(redirects.length, () => checkUrl(target.href, policy));
+  return atHopSync(redirects.length, () => {
+    // The Location as sent: `https://@host/` parses to a URL without the "@", which checkUrl on
+    // the resolved href could no longer see.
+    refuseWrittenUserinfo(location);
+    return checkUrl(target.href, policy);
+  });
 }
 
 /**
@@ -182,5 +199,6 @@ function hopError(hop: number, error: unknown): unknown {
   return new WebgateError(error.code, `Redirect ${hop} refused: ${error.message}`, {
     cause: error,
     details: { ...error.details, redirect: hop },
+    logReason: error.logReason,
   });
 }

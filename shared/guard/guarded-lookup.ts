@@ -52,6 +52,7 @@ export async function resolveChecked(hostname: string, deps: ResolveCheckedDeps)
   if (cnames.some((alias) => deps.policy.blockedDomains.some((entry) => matchesDomain(alias, entry)))) {
     throw new WebgateError("host_not_allowed", "The URL's host is an alias (CNAME) of a name on the blocked domain list.", {
       details: { reason: "blocked-domain" },
+      logReason: "cname-blocked-domain",
     });
   }
   if (answers.length === 0) throw new WebgateError("dns_failed", "The host name has no addresses.");
@@ -63,15 +64,26 @@ export async function resolveChecked(hostname: string, deps: ResolveCheckedDeps)
     }
     const verdict = classifyAddress(answer, deps.policy);
     if (verdict !== "ok") {
-      throw refused(`The host name resolves to ${ADDRESS_REFUSAL_DESCRIPTIONS[verdict]}.`, verdict);
+      // Callers learn only that the name resolves to an address webgate does not connect to, not
+      // which range: the class would map out internal DNS (which names point at loopback, which
+      // at a private network, which at the operator's block list). The exact class goes to the
+      // log line and the Refusals metric.
+      throw new WebgateError("address_not_allowed", "The host name resolves to an address outside public unicast or on the block list.", {
+        details: { reason: RESOLVED_TO_REFUSED },
+        logReason: verdict,
+      });
     }
     checked.push(canonical);
   }
   return checked;
 }
 
+/** `details.reason` of every refused DNS answer (the exact class is logged, see resolveChecked). */
+export const RESOLVED_TO_REFUSED = "resolves-to-refused-address";
+
 function refused(message: string, reason: string): WebgateError {
-  return new WebgateError("address_not_allowed", message, { details: { reason } });
+  // An IP literal is the caller's own text: naming its class tells them nothing new.
+  return new WebgateError("address_not_allowed", message, { details: { reason }, logReason: reason });
 }
 
 function deadlineExceeded(): WebgateError {

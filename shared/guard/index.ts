@@ -10,4 +10,4 @@ export type { ResolveCheckedDeps } from "./guarded-lookup";
 export { DEFAULT_GUARD_POLICY, resolvePolicy } from "./policy";
 export type { GuardPolicy } from "./policy";
 export { createGuardedClient, DEFAULT_GUARD_LIMITS, ORIGIN_REQUEST_HEADERS, WEBGATE_USER_AGENT } from "./guarded-get";
-export type { GuardLimits, GuardedClient, GuardedClientDeps, GuardedResponse, RedirectHop } from "./guarded-get";
+export type { GuardLimits, GuardedClient, GuardedClientDeps, GuardedGetOptions, GuardedResponse, RedirectHop } from "./guarded-get";

@@ -5,9 +5,8 @@
  * start with {@link resolvePolicy}; every guard function also accepts a partial policy and
  * resolves it itself, so a forgotten field can only fall back to the strict default.
  */
-import { domainToASCII } from "node:url";
-import ipaddr from "ipaddr.js";
 import { ConfigError, DEFAULTS, ENV } from "../config";
+import { checkCidrEntry, checkDomainEntry, isPort, type EntryCheck } from "./policy-entries";
 
 export interface GuardPolicy {
   /**
@@ -65,9 +64,9 @@ export function resolvePolicy(partial?: Partial<GuardPolicy>): GuardPolicy {
   if (resolvedPolicies.has(partial)) return partial as GuardPolicy;
   const problems: string[] = [];
   const allowedPorts = normalizePorts(partial.allowedPorts ?? DEFAULT_GUARD_POLICY.allowedPorts, problems);
-  const allowedDomains = normalizeDomains(FIELD.allowedDomains, partial.allowedDomains ?? [], problems);
-  const blockedDomains = normalizeDomains(FIELD.blockedDomains, partial.blockedDomains ?? [], problems);
-  const blockedCidrs = normalizeCidrs(partial.blockedCidrs ?? [], problems);
+  const allowedDomains = normalizeEntries(FIELD.allowedDomains, partial.allowedDomains ?? [], checkDomainEntry, problems);
+  const blockedDomains = normalizeEntries(FIELD.blockedDomains, partial.blockedDomains ?? [], checkDomainEntry, problems);
+  const blockedCidrs = normalizeEntries(FIELD.blockedCidrs, partial.blockedCidrs ?? [], checkCidrEntry, problems);
   const maxUrlLength = partial.maxUrlLength ?? DEFAULT_GUARD_POLICY.maxUrlLength;
   if (!Number.isInteger(maxUrlLength) || maxUrlLength < 1) {
     problems.push(`guard ${FIELD.maxUrlLength} must be a positive whole number`);
@@ -100,49 +99,17 @@ export function matchesDomain(host: string, entry: string): boolean {
 
 function normalizePorts(ports: readonly number[], problems: string[]): number[] {
   for (const port of ports) {
-    if (!Number.isInteger(port) || port < 1 || port > 65_535) {
-      problems.push(`guard ${FIELD.allowedPorts}: ${String(port)} is not a port from 1 to 65535`);
-    }
+    if (!isPort(port)) problems.push(`guard ${FIELD.allowedPorts}: ${String(port)} is not a port from 1 to 65535`);
   }
   return [...new Set(ports)];
 }
 
-// A host name as WHATWG and DNS both accept it: letters, digits, hyphens and underscores, in
-// non-empty labels of at most 63 characters.
-const NAME = /^(?:[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?\.)*[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?$/;
-
-function normalizeDomains(field: string, entries: readonly string[], problems: string[]): string[] {
+function normalizeEntries(field: string, entries: readonly string[], check: (raw: string) => EntryCheck, problems: string[]): string[] {
   const out: string[] = [];
   for (const raw of entries) {
-    const trimmed = String(raw).trim();
-    const wildcard = trimmed.startsWith("*.");
-    const body = wildcard ? trimmed.slice(2) : trimmed;
-    // One trailing dot is the DNS root; the guard compares names without it.
-    const ascii = domainToASCII(body.endsWith(".") ? body.slice(0, -1) : body);
-    if (!NAME.test(ascii)) {
-      problems.push(`guard ${field}: "${trimmed}" is not a host name or *.suffix`);
-    } else if (/^[0-9.]+$/.test(ascii)) {
-      // Addresses are matched by blockedCidrs; a literal in a name list would never match a URL.
-      problems.push(`guard ${field}: "${trimmed}" is an IP address; use blockedCidrs for addresses`);
-    } else {
-      out.push(wildcard ? `*.${ascii}` : ascii);
-    }
-  }
-  return [...new Set(out)];
-}
-
-function normalizeCidrs(entries: readonly string[], problems: string[]): string[] {
-  const out: string[] = [];
-  for (const raw of entries) {
-    const trimmed = String(raw).trim();
-    // Only canonical spellings: an IPv4 CIDR in octal or short form would be read differently by
-    // different tools, so it is refused rather than guessed.
-    if (ipaddr.IPv4.isValidCIDRFourPartDecimal(trimmed) || (ipaddr.IPv6.isValidCIDR(trimmed) && !trimmed.includes("%") && !trimmed.includes("."))) {
-      const [address, bits] = ipaddr.parseCIDR(trimmed);
-      out.push(`${address.toString()}/${bits}`);
-    } else {
-      problems.push(`guard ${FIELD.blockedCidrs}: "${trimmed}" is not an address range such as 192.0.2.0/24 or 2001:db8::/32`);
-    }
+    const checked = check(raw);
+    if (checked.ok) out.push(checked.value);
+    else problems.push(`guard ${field}: "${String(raw).trim()}" ${checked.reason}`);
   }
   return [...new Set(out)];
 }

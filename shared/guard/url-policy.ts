@@ -30,23 +30,21 @@ const IPV4_HOST = /^\d+\.\d+\.\d+\.\d+$/;
 export function checkUrl(input: string, policy?: Partial<GuardPolicy>): URL {
   const resolved = resolvePolicy(policy);
   // Plain JavaScript callers (and parsed JSON) can hand over anything; refuse it as malformed.
-  if (typeof input !== "string") throw new WebgateError("url_not_allowed", "The URL must be a string.");
+  if (typeof input !== "string") throw new WebgateError("url_not_allowed", "The URL must be a string.", { logReason: "not-a-string" });
   // Checked before parsing so a huge input costs nothing.
   if (input.length > resolved.maxUrlLength) throw tooLong(resolved.maxUrlLength);
   let url: URL;
   try {
     url = new URL(input);
   } catch (cause) {
-    throw new WebgateError("url_not_allowed", "The URL is not a valid absolute URL.", { cause });
+    throw new WebgateError("url_not_allowed", "The URL is not a valid absolute URL.", { cause, logReason: "invalid-url" });
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw new WebgateError("url_not_allowed", "Only http and https URLs are allowed.");
+    throw new WebgateError("url_not_allowed", "Only http and https URLs are allowed.", { logReason: "scheme" });
   }
   // WHATWG drops an empty userinfo ("http://@host/"), so the URL object cannot show it: look at
   // the raw authority instead. Any "@" there means a user name or password was written.
-  if (rawAuthority(input).includes("@")) {
-    throw new WebgateError("url_not_allowed", "The URL must not contain a user name or password.");
-  }
+  if (rawAuthority(input).includes("@")) throw credentialsRefused();
 
   let listHost: string;
   let loopbackTarget: boolean;
@@ -57,6 +55,7 @@ export function checkUrl(input: string, policy?: Partial<GuardPolicy>): URL {
     if (verdict !== "ok") {
       throw new WebgateError("address_not_allowed", `The URL's host is ${ADDRESS_REFUSAL_DESCRIPTIONS[verdict]}.`, {
         details: { reason: verdict },
+        logReason: verdict,
       });
     }
     listHost = ip;
@@ -72,16 +71,16 @@ export function checkUrl(input: string, policy?: Partial<GuardPolicy>): URL {
   }
 
   if (resolved.blockedDomains.some((entry) => matchesDomain(listHost, entry))) {
-    throw new WebgateError("host_not_allowed", "The URL's host is on the blocked domain list.");
+    throw new WebgateError("host_not_allowed", "The URL's host is on the blocked domain list.", { logReason: "blocked-domain" });
   }
   // An allow list admits only names on it (so never an IP literal), except the loopback
   // targets the dev switch lets through.
   if (resolved.allowedDomains.length > 0 && !loopbackTarget && !resolved.allowedDomains.some((entry) => matchesDomain(listHost, entry))) {
-    throw new WebgateError("host_not_allowed", "The URL's host is not on the allowed domain list.");
+    throw new WebgateError("host_not_allowed", "The URL's host is not on the allowed domain list.", { logReason: "not-allowed-domain" });
   }
   // WHATWG has already removed a port equal to the scheme's default, so "" means the default.
   if (url.port !== "" && !loopbackTarget && !resolved.allowedPorts.includes(Number(url.port))) {
-    throw new WebgateError("url_not_allowed", `The URL's port is not allowed (allowed: ${resolved.allowedPorts.join(", ")}).`);
+    throw new WebgateError("url_not_allowed", `The URL's port is not allowed (allowed: ${resolved.allowedPorts.join(", ")}).`, { logReason: "port" });
   }
 
   url.hash = "";
@@ -93,8 +92,27 @@ export function checkUrl(input: string, policy?: Partial<GuardPolicy>): URL {
   return url;
 }
 
+function credentialsRefused(): WebgateError {
+  return new WebgateError("url_not_allowed", "The URL must not contain a user name or password.", { logReason: "credentials" });
+}
+
+/**
+ * Throws `url_not_allowed` when a URL reference, as written (e.g. a redirect's `Location`), has
+ * an authority with a userinfo, empty ones included (`https://@host/`, `//:@host/`): the URL
+ * parser drops an empty userinfo, so the resolved URL alone cannot show it. A reference without
+ * a scheme or a leading `//` has no authority. A reference with a scheme is read as if its
+ * authority followed it (also `http:@host`, which WHATWG may read as a path): refusing that
+ * edge is the safe side.
+ */
+export function refuseWrittenUserinfo(reference: string): void {
+  const stripped = stripControls(reference);
+  const scheme = /^[a-z][a-z0-9+.-]*:/i.exec(stripped);
+  if (scheme === null && !/^[/\\]{2}/.test(stripped)) return;
+  if (rawAuthority(scheme === null ? `x:${stripped}` : stripped).includes("@")) throw credentialsRefused();
+}
+
 function tooLong(max: number): WebgateError {
-  return new WebgateError("url_not_allowed", `The URL is longer than ${max} characters.`);
+  return new WebgateError("url_not_allowed", `The URL is longer than ${max} characters.`, { logReason: "too-long" });
 }
 
 /**
@@ -103,35 +121,40 @@ function tooLong(max: number): WebgateError {
  * "\", and ends at the first "/", "\", "?" or "#".
  */
 function rawAuthority(input: string): string {
-  // eslint-disable-next-line no-control-regex -- the WHATWG preprocessing is defined on C0 controls
-  const stripped = input.replace(/^[\u0000-\u0020]+|[\u0000-\u0020]+$/g, "").replace(/[\t\n\r]/g, "");
+  const stripped = stripControls(input);
   const rest = stripped.slice(stripped.indexOf(":") + 1).replace(/^[/\\]+/, "");
   const end = rest.search(/[/\\?#]/);
   return end === -1 ? rest : rest.slice(0, end);
+}
+
+/** WHATWG's preprocessing: leading/trailing C0 controls and spaces, and every tab or newline, go. */
+function stripControls(input: string): string {
+  // eslint-disable-next-line no-control-regex -- the WHATWG preprocessing is defined on C0 controls
+  return input.replace(/^[\u0000-\u0020]+|[\u0000-\u0020]+$/g, "").replace(/[\t\n\r]/g, "");
 }
 
 /** Host-name rules; `name` has no trailing dot. */
 function refuseName(name: string): void {
   const labels = name.split(".");
   if (labels.includes("")) {
-    throw new WebgateError("host_not_allowed", "The URL's host name has an empty label.");
+    throw new WebgateError("host_not_allowed", "The URL's host name has an empty label.", { logReason: "empty-label" });
   }
   if (name === "localhost" || name.endsWith(".localhost")) {
     // RFC 6761 §6.3: localhost and every name below it mean this machine.
-    throw new WebgateError("host_not_allowed", "The URL's host is localhost (RFC 6761).");
+    throw new WebgateError("host_not_allowed", "The URL's host is localhost (RFC 6761).", { logReason: "localhost" });
   }
   if (name.endsWith(".local")) {
-    throw new WebgateError("host_not_allowed", "The URL's host is a multicast DNS .local name (RFC 6762).");
+    throw new WebgateError("host_not_allowed", "The URL's host is a multicast DNS .local name (RFC 6762).", { logReason: "mdns-local" });
   }
   if (name.endsWith(".internal")) {
     // Private-use TLD (ICANN 2024) used by cloud internal DNS, e.g. metadata.google.internal.
-    throw new WebgateError("host_not_allowed", "The URL's host is an .internal name, reserved for private networks.");
+    throw new WebgateError("host_not_allowed", "The URL's host is an .internal name, reserved for private networks.", { logReason: "internal-tld" });
   }
   if (labels.length === 1) {
     // A bare name goes through the resolver's search domains: metadata, intranet, wpad.
-    throw new WebgateError("host_not_allowed", "The URL's host is a single-label name.");
+    throw new WebgateError("host_not_allowed", "The URL's host is a single-label name.", { logReason: "single-label" });
   }
   if (!HOST_NAME_CHARS.test(name)) {
-    throw new WebgateError("host_not_allowed", "The URL's host name has characters that host names do not use.");
+    throw new WebgateError("host_not_allowed", "The URL's host name has characters that host names do not use.", { logReason: "host-characters" });
   }
 }

@@ -17,10 +17,87 @@ export interface HttpClientOptions {
   /** Used only when a request carries no pre-checked `addresses` (operator-configured endpoints). */
   resolver: Resolver;
   dialer?: Dialer;
+  /** Bounds concurrent decompressions; default: the one process-wide {@link decompressionSlots}. */
+  decompression?: SlotLimiter;
 }
+
+/**
+ * A counting semaphore: at most `size` holders at once, the others wait in order until a slot is
+ * free or their signal aborts. `peak` is the most holders there ever were (for tests and bench).
+ */
+export interface SlotLimiter {
+  readonly size: number;
+  readonly active: number;
+  /** Holders waiting for a slot now. */
+  readonly waiting: number;
+  readonly peak: number;
+  /** Resolves with the release function once a slot is held; rejects when `signal` aborts first. */
+  acquire(signal: AbortSignal): Promise<() => void>;
+}
+
+export function createSlotLimiter(size: number): SlotLimiter {
+  let active = 0;
+  let peak = 0;
+  const waiting: Array<() => void> = [];
+  const grant = (): (() => void) => {
+    active += 1;
+    peak = Math.max(peak, active);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      active -= 1;
+      waiting.shift()?.();
+    };
+  };
+  return {
+    size,
+    get active() {
+      return active;
+    },
+    get peak() {
+      return peak;
+    },
+    get waiting() {
+      return waiting.length;
+    },
+    acquire(signal) {
+      if (signal.aborted) return Promise.reject(new Error("aborted"));
+      if (active < size) return Promise.resolve(grant());
+      return new Promise((resolve, reject) => {
+        const turn = () => {
+          signal.removeEventListener("abort", onAbort);
+          resolve(grant());
+        };
+        const onAbort = () => {
+          const index = waiting.indexOf(turn);
+          if (index !== -1) waiting.splice(index, 1);
+          reject(new Error("aborted"));
+        };
+        waiting.push(turn);
+        signal.addEventListener("abort", onAbort, { once: true });
+      });
+    },
+  };
+}
+
+/**
+ * How many response bodies the process decompresses at once. A brotli stream may declare a
+ * 16 MiB window, which its decoder allocates whatever the body's size: forty concurrent 809-byte
+ * brotli bombs took the local server from 175 to 748 MiB, though each was correctly cut at the
+ * body limit. With this bound the decoders' memory is at most 4 × 16 MiB; the other responses
+ * wait with their socket paused (the origin's bytes stay in the kernel's buffers) until a slot is
+ * free or their deadline passes. Plain bodies are not limited here: they cost only their own
+ * bytes, bounded by the body limit and the number of requests the server admits.
+ */
+export const MAX_CONCURRENT_DECOMPRESSIONS = 4;
+
+/** The process-wide limiter every client shares unless given its own. */
+export const decompressionSlots: SlotLimiter = createSlotLimiter(MAX_CONCURRENT_DECOMPRESSIONS);
 
 export function createHttpClient(options: HttpClientOptions): HttpClient {
   const dialer = options.dialer ?? createNetDialer();
+  const decompression = options.decompression ?? decompressionSlots;
   return {
     async request(request: HttpRequest): Promise<HttpResponse> {
       if (request.signal.aborted) throw timeoutError(request.signal);
@@ -36,7 +113,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         connectTimeoutMs: request.connectTimeoutMs,
         signal: request.signal,
       });
-      return exchange(socket, request);
+      return exchange(socket, request, decompression);
     },
   };
 }
@@ -60,15 +137,17 @@ async function resolveUnchecked(resolver: Resolver, hostname: string, signal: Ab
   return addresses;
 }
 
-function exchange(socket: Duplex, request: HttpRequest): Promise<HttpResponse> {
+function exchange(socket: Duplex, request: HttpRequest, decompression: SlotLimiter): Promise<HttpResponse> {
   return new Promise<HttpResponse>((resolve, reject) => {
     const { url, signal, maxBytes } = request;
     let settled = false;
     let decoder: Transform | undefined;
+    let releaseSlot: (() => void) | undefined;
 
     const finish = (error: Error | undefined, response?: HttpResponse) => {
       if (settled) return;
       settled = true;
+      releaseSlot?.();
       signal.removeEventListener("abort", onAbort);
       if (error !== undefined) {
         decoder?.destroy();
@@ -132,17 +211,37 @@ function exchange(socket: Duplex, request: HttpRequest): Promise<HttpResponse> {
         finish(tooLarge(maxBytes));
         return;
       }
-      let stream: Readable = res;
-      try {
-        decoder = createDecoder(responseHeaders["content-encoding"]);
-      } catch (error) {
-        finish(error as WebgateError);
+      const encoding = contentEncoding(responseHeaders["content-encoding"]);
+      if (encoding === undefined) {
+        readBody(res, status, responseHeaders);
         return;
       }
-      if (decoder) {
-        res.on("error", (error) => finish(connectionError(error, signal)));
-        stream = res.pipe(decoder);
+      if (!SUPPORTED_ENCODINGS.has(encoding)) {
+        finish(new WebgateError("decode_failed", `The response uses an unsupported content encoding (${encoding.slice(0, 40)}).`));
+        return;
       }
+      // Nothing is read until a decompression slot is held: the paused socket keeps the body in
+      // the kernel's buffers, not in this process.
+      res.pause();
+      // While waiting, a connection that breaks still ends the exchange at once.
+      res.on("error", (error) => finish(connectionError(error, signal)));
+      res.on("aborted", () => finish(incomplete()));
+      res.on("close", () => {
+        if (!res.complete) finish(incomplete());
+      });
+      decompression.acquire(signal).then(
+        (release) => {
+          if (settled) return release();
+          releaseSlot = release;
+          decoder = createDecoder(encoding);
+          readBody(res, status, responseHeaders);
+        },
+        // Only an abort rejects, and the abort listener has already answered the timeout.
+        () => finish(timeoutError(signal)),
+      );
+    });
+    const readBody = (res: http.IncomingMessage, status: number, responseHeaders: Record<string, string>) => {
+      const stream: Readable = decoder ? res.pipe(decoder) : res;
       const chunks: Buffer[] = [];
       let counted = 0;
       let raw = 0;
@@ -176,20 +275,27 @@ function exchange(socket: Duplex, request: HttpRequest): Promise<HttpResponse> {
         if (!res.complete) finish(incomplete());
       });
       stream.on("end", () => finish(undefined, { status, headers: responseHeaders, body: Buffer.concat(chunks, counted) }));
-    });
+      res.resume();
+    };
     req.end(body);
   });
 }
 
-function createDecoder(encoding: string | undefined): Transform | undefined {
-  const value = (encoding ?? "").trim().toLowerCase();
-  if (value === "" || value === "identity") return undefined;
-  if (value === "gzip" || value === "x-gzip") return zlib.createGunzip();
-  if (value === "br") return zlib.createBrotliDecompress();
+const SUPPORTED_ENCODINGS = new Set(["gzip", "x-gzip", "br", "deflate"]);
+
+/** The content coding in lower case, or undefined for none (absent, empty or identity). */
+function contentEncoding(header: string | undefined): string | undefined {
+  const value = (header ?? "").trim().toLowerCase();
+  return value === "" || value === "identity" ? undefined : value;
+}
+
+/** A decoder for one of {@link SUPPORTED_ENCODINGS}. */
+function createDecoder(encoding: string): Transform {
+  if (encoding === "gzip" || encoding === "x-gzip") return zlib.createGunzip();
+  if (encoding === "br") return zlib.createBrotliDecompress();
   // "deflate" means the zlib format (RFC 9110 §8.4.1.2), but some servers send raw deflate:
   // unzip detects the zlib header; a raw stream falls back to inflateRaw.
-  if (value === "deflate") return new DeflateDecoder();
-  throw new WebgateError("decode_failed", `The response uses an unsupported content encoding (${value.slice(0, 40)}).`);
+  return new DeflateDecoder();
 }
 
 /** Inflates "deflate" bodies, choosing the zlib or raw format from the first two bytes. */

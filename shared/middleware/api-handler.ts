@@ -32,6 +32,12 @@ export interface ApiRequestContext {
 export interface ApiResult {
   body: unknown;
   headers?: Record<string, string>;
+  /**
+   * A body already serialized by a protocol layer (the MCP transport), sent as is instead of
+   * `JSON.stringify(body)`, with that layer's `statusCode` (200 when absent). Its headers
+   * (e.g. its own content type) override the JSON defaults.
+   */
+  raw?: { statusCode: number; body: string };
 }
 
 export interface ApiHandlerOptions<T> {
@@ -85,8 +91,10 @@ export function createApiHandler<T>(options: ApiHandlerOptions<T>): ApiHandler {
         requestId: event.requestContext?.requestId ?? context.awsRequestId,
         fields: {},
         // Not middy's handler signal: middy 6 shares one AbortController between all invocations
-        // of a process (module-level `handlerAbort`), so in the local server, which runs many
-        // requests at once, one request's timeout would abort every other request too.
+        // of a process (module-level `handlerAbort` in @middy/core 6.4.5), so in the local server,
+        // which runs many requests at once, one request's timeout would abort every other request
+        // too. middy's early timeout (below) stays as the backstop; no route keeps a deadline of
+        // its own (fetch and search both take this one).
         deadline: deadlineFromContext(context, { marginMs: ANSWER_MARGIN_MS, fallbackMs: FALLBACK_REMAINING_MS }),
       };
       states.set(context, state);
@@ -117,16 +125,23 @@ export function createApiHandler<T>(options: ApiHandlerOptions<T>): ApiHandler {
     state.deadline.dispose();
     const ms = Math.round(performance.now() - state.started);
     const fields: LogFields = { route, status: response.statusCode, ms, request_id: state.requestId, ...state.fields };
+    let level: "info" | "warn" | "error" = "info";
     if (error !== undefined) {
       const code = isWebgateError(error) ? error.code : "internal";
       fields.code = code;
+      // The exact rule for operators; callers may have seen a coarser one (see errors.ts logReason).
+      const reason = isWebgateError(error) ? (error.logReason ?? stringDetail(error.details.reason)) : undefined;
+      if (reason !== undefined) fields.reason = reason;
+      // Only what webgate itself got wrong is an error; an origin's or provider's failure (their
+      // 4xx/5xx, timeouts, refused connections) is a warning, a caller's mistake is info.
+      level = code === "internal" ? "error" : response.statusCode >= 500 ? "warn" : "info";
       if (code === "internal") {
         // The cause of an unexpected error goes to the log, never to the caller.
         fields.error_name = error.name;
         fields.error_message = error.message.slice(0, 500);
       }
       if (isWebgateError(error) && error.status < 500) {
-        telemetry.metric(METRIC.refusals, "Count", 1, { [DIMENSION.route]: route, [DIMENSION.code]: code });
+        telemetry.metric(METRIC.refusals, "Count", 1, { [DIMENSION.route]: route, [DIMENSION.code]: code, [DIMENSION.reason]: reason ?? "none" });
       }
     }
     if (response.statusCode >= 500) {
@@ -135,8 +150,28 @@ export function createApiHandler<T>(options: ApiHandlerOptions<T>): ApiHandler {
       telemetry.metric(METRIC.serverErrors, "Count", 1, { [DIMENSION.route]: route, [DIMENSION.code]: code });
     }
     telemetry.metric(METRIC.requests, "Count", 1, { [DIMENSION.route]: route, [DIMENSION.status]: String(response.statusCode) });
-    telemetry[response.statusCode >= 500 ? "error" : "info"]("request", fields);
+    telemetry[level]("request", fields);
+    // Why this flush and not Powertools' `logMetrics(metrics)` / `injectLambdaContext(logger)`
+    // middlewares (checked against @aws-lambda-powertools 2.36):
+    // - logMetrics calls `publishStoredMetrics()` after every invocation, which logs a WARN "No
+    //   application metrics to publish" when nothing is buffered; here most requests buffer
+    //   nothing (the request and refusal counts are dimensioned single-metric documents written
+    //   at once, so one request's dimensions never land on another metric), and `flush` skips an
+    //   empty buffer. The publish must also come after the two metrics above, which this
+    //   middleware records in its own after/onError.
+    // - injectLambdaContext adds cold_start, function_name, function_arn, function_memory_size,
+    //   function_request_id and xray_trace_id to every line, which changes the log line every
+    //   route writes today (its request_id is API Gateway's, the one callers get back), and
+    //   outside the Lambda invoke store (the local server, which
+    //   runs requests concurrently through one handler) Powertools keeps those keys in one
+    //   process-wide slot, so concurrent requests would overwrite each other's context.
+    // - Both need the Powertools instances; routes see only the Telemetry interface, which the
+    //   tests replace with an in-memory sink.
     telemetry.flush();
+  }
+
+  function stringDetail(value: unknown): string | undefined {
+    return typeof value === "string" ? value : undefined;
   }
 
   const core = async (event: APIGatewayProxyEvent, context: Context): Promise<APIGatewayProxyResult> => {
@@ -149,9 +184,9 @@ export function createApiHandler<T>(options: ApiHandlerOptions<T>): ApiHandler {
       addLogFields: (fields) => Object.assign(state.fields, fields),
     });
     return {
-      statusCode: 200,
+      statusCode: result.raw?.statusCode ?? 200,
       headers: { ...JSON_HEADERS, ...result.headers, "x-request-id": state.requestId },
-      body: JSON.stringify(result.body),
+      body: result.raw?.body ?? JSON.stringify(result.body),
     };
   };
 

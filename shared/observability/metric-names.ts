@@ -11,7 +11,7 @@ export const METRIC = {
   cacheHit: "CacheHit",
   cacheMiss: "CacheMiss",
   cacheBypass: "CacheBypass",
-  /** Count, dimension: code (a guard refusal or other error code). */
+  /** Count, dimensions: route, code (a guard refusal or other 4xx code), reason (the exact rule, "none" without one). */
   refusals: "Refusals",
   /**
    * Count of 5xx answers, dimensions: route, code. Splits webgate's own faults
@@ -37,6 +37,7 @@ export const DIMENSION = {
   route: "route",
   status: "status",
   code: "code",
+  reason: "reason",
   provider: "provider",
 } as const;
 

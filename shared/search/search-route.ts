@@ -9,14 +9,14 @@ import type { APIGatewayProxyEvent } from "aws-lambda";
 import type { WebgateConfig } from "../config";
 import { createHttpClient } from "../http/http-client";
 import type { Dialer, Resolver } from "../http/types";
-import { createApiHandler, type ApiHandler } from "../middleware/api-handler";
+import { createApiHandler, type ApiHandler, type ApiRequestContext } from "../middleware/api-handler";
 import { parseJsonBody } from "../middleware/parse-request";
 import { DIMENSION, METRIC } from "../observability/metric-names";
 import { createPowertoolsTelemetry, type Telemetry } from "../observability/telemetry";
 import { SecretsManagerProviderKeys, staticProviderKeys, type ProviderKeySource } from "../secrets/provider-keys";
 import { PROVIDER_LIMITS, type ProviderLimits } from "./provider";
 import { createProviders } from "./provider-factory";
-import { searchRequestSchema, type SearchRequest } from "./schema";
+import { searchRequestSchema, type SearchRequest, type SearchResponse } from "./schema";
 import { resolveSearchSettings } from "./search-config";
 import { createSearchService } from "./search-service";
 
@@ -39,12 +39,31 @@ export interface SearchRouteDeps {
 }
 
 /**
- * Builds the /search handler. Throws ConfigError at cold start for a bad SEARXNG_URL, default
- * provider or endpoint.
+ * Builds the /search handler from a loaded configuration (`loadConfig` has already refused a bad
+ * SEARXNG_URL, default provider, order or endpoint, with every other problem).
  */
 export function createSearchHandler(deps: SearchRouteDeps): ApiHandler {
-  const settings = resolveSearchSettings(deps.config);
   const telemetry = deps.telemetry ?? createPowertoolsTelemetry("webgate-search");
+  const run = createSearchRunner({ ...deps, telemetry });
+  return createApiHandler<SearchRequest>({
+    route: "search",
+    telemetry,
+    parse: (event: APIGatewayProxyEvent) => parseJsonBody(event, searchRequestSchema),
+    handle: async (input, ctx) => ({ body: await run(input, ctx) }),
+  });
+}
+
+/** Runs one validated search; the /search route and the MCP `web_search` tool share it. */
+export type SearchRunner = (input: SearchRequest, ctx: Pick<ApiRequestContext, "addLogFields" | "deadline">) => Promise<SearchResponse>;
+
+/**
+ * Builds the key source, HTTP client and search service once and returns the function that serves
+ * one request with them: the search, its log fields and its provider metrics. Throws ConfigError
+ * at cold start for a bad SEARXNG_URL, default provider or endpoint.
+ */
+export function createSearchRunner(deps: SearchRouteDeps & { telemetry: Telemetry }): SearchRunner {
+  const { telemetry } = deps;
+  const settings = resolveSearchSettings(deps.config);
   const http = createHttpClient({ resolver: deps.resolver, dialer: deps.dialer });
   const limits = deps.limits ?? PROVIDER_LIMITS;
   let keys: ProviderKeySource;
@@ -72,32 +91,26 @@ export function createSearchHandler(deps: SearchRouteDeps): ApiHandler {
     attemptLimitMs: limits.timeoutMs,
   });
 
-  return createApiHandler<SearchRequest>({
-    route: "search",
-    telemetry,
-    parse: (event: APIGatewayProxyEvent) => parseJsonBody(event, searchRequestSchema),
-    handle: async (input, ctx) => {
-      // The request's deadline (the invocation's remaining time less the answer margin) bounds
-      // every provider attempt, and the attempts share it (see failover-budget.ts), so the
-      // caller gets a provider_timeout body rather than a gateway error.
-      const bounds = { signal: ctx.deadline.signal, deadline: ctx.deadline };
-      const body = await service.search(
-        input,
-        {
-          log: (fields) => ctx.addLogFields({ ...fields }),
-          attempt: (provider, outcome) => {
-            telemetry.metric(METRIC.providerCalls, "Count", 1, { [DIMENSION.provider]: provider, [DIMENSION.code]: outcome });
-            if (outcome.startsWith("provider_") || outcome === "internal") {
-              telemetry.metric(METRIC.searchProviderFailures, "Count", 1, { [DIMENSION.provider]: provider });
-            }
-          },
-          billedSearches: (provider, count) => {
-            if (provider === "anthropic") telemetry.metric(METRIC.anthropicBilledSearches, "Count", count);
-          },
+  return async (input, ctx) => {
+    // The request's deadline (the invocation's remaining time less the answer margin) bounds
+    // every provider attempt, and the attempts share it (see failover-budget.ts), so the
+    // caller gets a provider_timeout body rather than a gateway error.
+    const bounds = { signal: ctx.deadline.signal, deadline: ctx.deadline };
+    return service.search(
+      input,
+      {
+        log: (fields) => ctx.addLogFields({ ...fields }),
+        attempt: (provider, outcome) => {
+          telemetry.metric(METRIC.providerCalls, "Count", 1, { [DIMENSION.provider]: provider, [DIMENSION.code]: outcome });
+          if (outcome.startsWith("provider_") || outcome === "internal") {
+            telemetry.metric(METRIC.searchProviderFailures, "Count", 1, { [DIMENSION.provider]: provider });
+          }
         },
-        bounds,
-      );
-      return { body };
-    },
-  });
+        billedSearches: (provider, count) => {
+          if (provider === "anthropic") telemetry.metric(METRIC.anthropicBilledSearches, "Count", count);
+        },
+      },
+      bounds,
+    );
+  };
 }

@@ -12,6 +12,13 @@
  * with an injected client and clock, one in-flight fetch shared by concurrent requests, and
  * errors mapped to webgate codes.
  *
+ * Why not Powertools Parameters (`SecretsProvider` / `getSecret`, not a dependency here): its
+ * `BaseProvider.get` throws `GetParameterError` when a refresh after `maxAge` fails, where this
+ * adapter keeps serving the last good keys for `staleRetryMs` (a Secrets Manager blip must not
+ * take search down); that error carries the SDK's message, which can quote the secret's ARN;
+ * concurrent requests after expiry each call GetSecretValue (no shared in-flight fetch); its
+ * cache reads `Date.now()` (no injected clock); and it has no per-call timeout.
+ *
  * A key's value never appears in an error message, a cause or a log field. A key that cannot be
  * sent in an HTTP header is refused when the keys are loaded (`search_not_configured` naming the
  * provider), so it never shows up later as an unreachable provider or triggers a failover.

@@ -38,7 +38,9 @@ export async function startFetchApp(options: { dynamo: DynamoDBClient; tableName
   const dialer = new RoutingDialer({ plain: origin.port });
   const clock = new ManualClock();
   const telemetry: MemoryTelemetry = createMemoryTelemetry();
-  const config = loadConfig({ WEBGATE_TABLE_NAME: options.tableName, WEBGATE_FETCH_TIMEOUT_MS: "5000", ...options.env });
+  // robots.txt is off unless a test asks for it: its own request per origin would change what the
+  // other tests count (origin requests, dials); test/integration/fetch/robots.test.ts covers it.
+  const config = loadConfig({ WEBGATE_TABLE_NAME: options.tableName, WEBGATE_FETCH_TIMEOUT_MS: "5000", WEBGATE_ROBOTS: "ignore", ...options.env });
   const handler = createFetchHandler({ config, dynamo: options.dynamo, resolver, dialer, clock, telemetry });
   const call = async (input: Omit<EventInput, "path"> & { path?: string }): Promise<{ res: APIGatewayProxyResult; json: any }> => {
     const res = await handler(apiGatewayEvent({ path: "/fetch", ...input }), lambdaContext());

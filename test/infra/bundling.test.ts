@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -6,11 +6,13 @@ import { App, RemovalPolicy, Stack } from "aws-cdk-lib";
 import * as ec2 from "aws-cdk-lib/aws-ec2";
 import { build } from "esbuild";
 import { describe, expect, it } from "vitest";
-import { BUNDLE_FILE_NAME, FUNCTION_BUNDLING, esbuildOptions } from "../../infra/bundling";
+import { BUNDLE_FILE_NAME, FUNCTION_BUNDLING, PDF_WORKER_BUNDLE, esbuildOptions, pdfWorkerCommands, pdfWorkerEsbuildOptions } from "../../infra/bundling";
 import { ApiFunction } from "../../infra/constructs/api-function";
 import { REPO_ROOT } from "../../infra/webgate-stack";
 import { generateArticleHtml } from "../../scripts/lib/article-html";
 import { renderDocument, type RenderInput, type RenderedDocument } from "../../shared/content/render";
+import { PDF_CMAP_DIR, PDF_WORKER_FILE, type readPdf } from "../../shared/content/pdf";
+import { bodyLines, textPdf } from "../helpers/pdf-fixtures";
 
 describe("function bundling", () => {
   it("maps the shared description onto esbuild options as NodejsFunction's CLI flags do", () => {
@@ -76,6 +78,37 @@ describe("function bundling", () => {
   });
 });
 
+describe("the PDF reader in the bundle", () => {
+  it("keeps pdf.js out of the fetch handler's bundle", async () => {
+    const built = await build({
+      ...esbuildOptions(path.join(REPO_ROOT, "functions/fetch/handler.ts"), path.join(REPO_ROOT, "cdk.out/test-bundle/fetch/index.mjs"), REPO_ROOT),
+      write: false,
+      metafile: true,
+      logLevel: "silent",
+    });
+    const inputs = Object.keys(built.metafile.inputs);
+    expect(inputs).toContain("shared/content/pdf.ts");
+    expect(inputs.some((f) => f.includes("pdfjs-dist"))).toBe(false);
+  });
+
+  it("names the worker file and CMap folder where pdf.ts looks for them", () => {
+    expect(PDF_WORKER_BUNDLE.outFile).toBe(PDF_WORKER_FILE);
+    expect(PDF_WORKER_BUNDLE.cMapDir).toBe(PDF_CMAP_DIR);
+  });
+
+  it("reads a PDF through the bundled pdf.ts and the separately bundled worker beside it", async () => {
+    const dir = path.join(REPO_ROOT, "cdk.out", "test-bundle", "pdf");
+    rmSync(dir, { recursive: true, force: true });
+    await build({ ...esbuildOptions(path.join(REPO_ROOT, "shared/content/pdf.ts"), path.join(dir, "pdf.mjs"), REPO_ROOT), logLevel: "silent" });
+    const worker = await build({ ...pdfWorkerEsbuildOptions(REPO_ROOT, dir), metafile: true, logLevel: "silent" });
+    expect(Object.keys(worker.metafile.inputs).some((f) => f.includes("pdfjs-dist/legacy/build/pdf.worker.mjs"))).toBe(true);
+    cpSync(path.join(REPO_ROOT, PDF_WORKER_BUNDLE.cMapSource), path.join(dir, PDF_WORKER_BUNDLE.cMapDir), { recursive: true });
+    const bundled = (await import(`${pathToFileURL(path.join(dir, "pdf.mjs")).href}?t=${Date.now()}`)) as { readPdf: typeof readPdf };
+    const result = await bundled.readPdf(await textPdf([{ lines: bodyLines(["Read through the bundles."]) }], { title: "Bundled" }), { maxPages: 5, timeoutMs: 20_000, format: "markdown" });
+    expect(result).toMatchObject({ title: "Bundled", content: "<!-- page 1 -->\n\nRead through the bundles.\n", truncated: false });
+  }, 60_000);
+});
+
 describe("the CDK construct and the bench build the same bundle", () => {
   it("NodejsFunction's asset equals esbuild run with esbuildOptions()", async () => {
     const outdir = mkdtempSync(path.join(os.tmpdir(), "webgate-bundle-"));
@@ -110,4 +143,41 @@ describe("the CDK construct and the bench build the same bundle", () => {
       rmSync(outdir, { recursive: true, force: true });
     }
   }, 60_000);
+
+  it("ships the PDF worker and pdf.js's CMaps in the fetch function's asset", async () => {
+    const outdir = mkdtempSync(path.join(os.tmpdir(), "webgate-bundle-"));
+    try {
+      const app = new App({ outdir });
+      const stack = new Stack(app, "PdfBundleCheck");
+      const vpc = new ec2.Vpc(stack, "Vpc", { natGateways: 0, subnetConfiguration: [{ name: "functions", subnetType: ec2.SubnetType.PRIVATE_ISOLATED }] });
+      new ApiFunction(stack, "Fetch", {
+        entry: path.join(REPO_ROOT, "functions/fetch/handler.ts"),
+        depsLockFilePath: path.join(REPO_ROOT, "package-lock.json"),
+        serviceName: "webgate-fetch",
+        memoryMb: 1024,
+        timeoutS: 29,
+        reservedConcurrency: 1,
+        logRetentionDays: 1,
+        logRemovalPolicy: RemovalPolicy.DESTROY,
+        vpc,
+        subnets: { subnetType: ec2.SubnetType.PRIVATE_ISOLATED },
+        securityGroup: new ec2.SecurityGroup(stack, "Sg", { vpc }),
+        environment: {},
+        afterBundling: pdfWorkerCommands,
+      });
+      app.synth();
+      const assets = readdirSync(outdir).filter((d) => d.startsWith("asset.") && existsSync(path.join(outdir, d, BUNDLE_FILE_NAME)));
+      expect(assets).toHaveLength(1);
+      const asset = path.join(outdir, assets[0]!);
+      const deployed = readFileSync(path.join(asset, PDF_WORKER_BUNDLE.outFile));
+      const ours = await build({ ...pdfWorkerEsbuildOptions(REPO_ROOT, path.join(outdir, "bench")), write: false, logLevel: "silent" });
+      const code = ours.outputFiles.find((f) => f.path.endsWith(PDF_WORKER_BUNDLE.outFile))!.contents;
+      expect(Buffer.from(code).equals(deployed)).toBe(true);
+      const cmaps = readdirSync(path.join(asset, PDF_WORKER_BUNDLE.cMapDir));
+      expect(cmaps).toContain("UniJIS-UCS2-H.bcmap");
+      expect(cmaps.length).toBe(readdirSync(path.join(REPO_ROOT, PDF_WORKER_BUNDLE.cMapSource)).filter((f) => f.endsWith(".bcmap")).length);
+    } finally {
+      rmSync(outdir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { EnvironmentError, resolveEnvironment, resolveEnvironments } from "../../infra/environments";
+import { loadConfig } from "../../shared/config";
+import { EnvironmentError, fetchFunctionEnvironment, resolveEnvironment, resolveEnvironments, searchFunctionEnvironment } from "../../infra/environments";
 import { CDK_CONTEXT } from "./synth";
 
 const environments = CDK_CONTEXT.environments as Record<string, Record<string, unknown>>;
@@ -49,7 +50,7 @@ describe("resolveEnvironment", () => {
     [["search", "provider"], "searxng", /search\.searxngUrl: is required when provider is searxng/],
     [["search", "searxngUrl"], "http://searx.example", /search\.searxngUrl/],
     [["search", "order"], ["brave", "google"], /search\.order/],
-    [["search", "order"], ["brave", "brave"], /search\.order: must not repeat a provider/],
+    [["search", "order"], ["brave", "brave"], /search\.order: brave is listed twice/],
     [["search", "anthropicModel"], "claude haiku", /search\.anthropicModel: must be a model id/],
     [["fetch", "allowLocalhost"], true, /fetch: Unrecognized key/],
     [["alarms", "topicArn"], "arn:aws:sqs:eu-west-1:123456789012:q", /alarms\.topicArn: must be an SNS topic ARN/],
@@ -118,5 +119,79 @@ describe("resolveEnvironment", () => {
     })();
     expect(err.message).toContain("environments.dev.natGateways");
     expect(err.message).toContain("environments.dev.fetch.memoryMb");
+  });
+});
+
+/** Whether the function accepts at cold start what this variable is set to. */
+function runtimeAccepts(variable: string, value: string): boolean {
+  try {
+    loadConfig({ [variable]: value });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe("synth and the runtime agree on every value", () => {
+  // [settings path, value in cdk.json, the variable the stack sets, synth accepts, runtime accepts]
+  const rows: [string[], unknown, string, boolean, boolean][] = [
+    [["fetch", "fetchTimeoutMs"], 999, "WEBGATE_FETCH_TIMEOUT_MS", false, false],
+    [["fetch", "fetchTimeoutMs"], 1_000, "WEBGATE_FETCH_TIMEOUT_MS", true, true],
+    [["fetch", "fetchTimeoutMs"], 1_500.5, "WEBGATE_FETCH_TIMEOUT_MS", false, false],
+    [["fetch", "maxRedirects"], -5, "WEBGATE_MAX_REDIRECTS", false, false],
+    [["fetch", "maxRedirects"], 0, "WEBGATE_MAX_REDIRECTS", true, true],
+    [["fetch", "maxRedirects"], 20, "WEBGATE_MAX_REDIRECTS", true, true],
+    [["fetch", "maxRedirects"], 21, "WEBGATE_MAX_REDIRECTS", false, false],
+    [["fetch", "maxResponseBytes"], 1_023, "WEBGATE_MAX_RESPONSE_BYTES", false, false],
+    [["fetch", "cacheTtlS"], 59, "WEBGATE_CACHE_TTL_S", false, false],
+    [["fetch", "cacheTtlS"], 604_800, "WEBGATE_CACHE_TTL_S", true, true],
+    // `a..b` passed synth and stopped the cold start before the two shared one schema.
+    [["fetch", "allowedDomains"], ["a..b"], "WEBGATE_ALLOWED_DOMAINS", false, false],
+    [["fetch", "allowedDomains"], ["example.com", "*.Example.org."], "WEBGATE_ALLOWED_DOMAINS", true, true],
+    [["fetch", "allowedDomains"], ["bücher.de"], "WEBGATE_ALLOWED_DOMAINS", true, true],
+    [["fetch", "blockedDomains"], ["1.2.3.4"], "WEBGATE_BLOCKED_DOMAINS", false, false],
+    [["fetch", "blockedDomains"], ["-bad.com"], "WEBGATE_BLOCKED_DOMAINS", false, false],
+    [["fetch", "blockedDomains"], ["exa mple.com"], "WEBGATE_BLOCKED_DOMAINS", false, false],
+    [["search", "provider"], "google", "WEBGATE_SEARCH_PROVIDER", false, false],
+    [["search", "provider"], "Tavily", "WEBGATE_SEARCH_PROVIDER", true, true],
+    [["search", "searxngUrl"], "https://searx.example/", "SEARXNG_URL", true, true],
+    [["search", "searxngUrl"], "https://u:p@searx.example/", "SEARXNG_URL", false, false],
+    [["search", "searxngUrl"], "searx.example", "SEARXNG_URL", false, false],
+    // The one deliberate difference, in the safe direction: plain http to a loopback SearXNG is
+    // for `npm start`; a Lambda function has no such neighbour.
+    [["search", "searxngUrl"], "http://127.0.0.1:8888/", "SEARXNG_URL", false, true],
+    [["search", "order"], ["brave", "google"], "WEBGATE_SEARCH_ORDER", false, false],
+    [["search", "order"], ["brave", "Brave"], "WEBGATE_SEARCH_ORDER", false, false],
+    [["search", "order"], ["ANTHROPIC", "tavily"], "WEBGATE_SEARCH_ORDER", true, true],
+    [["search", "anthropicModel"], "claude haiku", "WEBGATE_ANTHROPIC_MODEL", false, false],
+    [["search", "anthropicModel"], "claude-sonnet-4-5@20250929", "WEBGATE_ANTHROPIC_MODEL", true, true],
+  ];
+
+  it.each(rows)("%j = %j (%s): synth %s, runtime %s", (keys, value, variable, synthOk, runtimeOk) => {
+    const rendered = Array.isArray(value) ? value.join(",") : String(value);
+    expect(runtimeAccepts(variable, rendered)).toBe(runtimeOk);
+    let settings: ReturnType<typeof resolveEnvironment>["settings"] | undefined;
+    try {
+      settings = resolveEnvironment("dev", { ...environments, dev: devWith(keys, value) }).settings;
+    } catch (error) {
+      expect(error).toBeInstanceOf(EnvironmentError);
+    }
+    expect(settings !== undefined).toBe(synthOk);
+    // What synth accepts, the runtime accepts: the variables exactly as the stack renders them.
+    if (settings !== undefined) {
+      const env = { ...fetchFunctionEnvironment(settings, "webgate-pages"), ...searchFunctionEnvironment(settings, "arn:aws:secretsmanager:eu-west-1:123456789012:secret:x") };
+      expect(env[variable], variable).toBeDefined();
+      expect(() => loadConfig(env)).not.toThrow();
+    }
+  });
+
+  it("renders every environment in cdk.json into variables the runtime loads", () => {
+    for (const name of Object.keys(environments)) {
+      const { settings } = resolveEnvironment(name, environments);
+      const config = loadConfig({ ...fetchFunctionEnvironment(settings, "t"), ...searchFunctionEnvironment(settings, "arn:x") }, { lambda: true });
+      expect(config.fetch.timeoutMs).toBe(settings.fetch.fetchTimeoutMs);
+      expect(config.fetch.maxRedirects).toBe(settings.fetch.maxRedirects);
+      expect(config.store.ttlSeconds).toBe(settings.fetch.cacheTtlS);
+    }
   });
 });

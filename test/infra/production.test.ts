@@ -58,7 +58,15 @@ describe("alarms", () => {
       "webgate-dev-fetch-errors",
       "webgate-dev-fetch-own-faults",
       "webgate-dev-fetch-throttles",
+      "webgate-dev-mcp-duration-p99",
+      "webgate-dev-mcp-errors",
+      "webgate-dev-mcp-own-faults",
+      ...PROVIDER_NAMES.map((p) => `webgate-dev-mcp-provider-${p}`).sort(),
+      "webgate-dev-mcp-throttles",
       "webgate-dev-nat-0-port-allocation",
+      "webgate-dev-render-duration-p99",
+      "webgate-dev-render-errors",
+      "webgate-dev-render-throttles",
       "webgate-dev-search-duration-p99",
       "webgate-dev-search-errors",
       "webgate-dev-search-own-faults",
@@ -130,7 +138,10 @@ describe("alarms", () => {
     const fns = dev.stack.node.findAll().filter((c): c is ApiFunction => c instanceof ApiFunction);
     expect(dev.stack.observability.functions).toEqual(fns);
     for (const fn of fns) {
-      for (const kind of ["errors", "throttles", "duration-p99", "own-faults"]) expect(alarmNamed(dev, `webgate-dev-${fn.node.id.toLowerCase()}-${kind}`), kind).toBeDefined();
+      // The own-fault alarm needs the route a function's handler reports (render has none: it is
+      // invoked by fetch, not through the API).
+      const kinds = fn.route === undefined ? ["errors", "throttles", "duration-p99"] : ["errors", "throttles", "duration-p99", "own-faults"];
+      for (const kind of kinds) expect(alarmNamed(dev, `webgate-dev-${fn.node.id.toLowerCase()}-${kind}`), kind).toBeDefined();
     }
   });
 

@@ -24,7 +24,7 @@ const prod = synth("prod", undefined, { policies: "all" });
 function apiFunctions(s: Synthesized) {
   const fns = resources(s, "AWS::Lambda::Function").filter((f) => f.props.Environment?.Variables?.POWERTOOLS_SERVICE_NAME);
   const byService = (name: string) => fns.find((f) => f.props.Environment.Variables.POWERTOOLS_SERVICE_NAME === name)!;
-  return { all: fns, fetch: byService("webgate-fetch"), search: byService("webgate-search") };
+  return { all: fns, fetch: byService("webgate-fetch"), search: byService("webgate-search"), render: byService("webgate-render") };
 }
 
 const ref = (id: string) => ({ Ref: id });
@@ -34,13 +34,14 @@ describe("functions", () => {
   const { all, fetch, search } = apiFunctions(dev);
   const sgId = resources(dev, "AWS::EC2::SecurityGroup").find((g) => String(g.props.GroupDescription).startsWith("webgate functions"))!.id;
 
-  it("run Node.js 22 on arm64 inside the VPC's function subnets with the locked-down security group", () => {
-    expect(all).toHaveLength(2);
+  it("run Node.js 22 on arm64 (render: x86_64, its Chromium's only build) inside the VPC's function subnets with the locked-down security group", () => {
+    expect(all).toHaveLength(4);
     const functionSubnets = resources(dev, "AWS::EC2::Subnet")
       .filter((s) => JSON.stringify(s.props.Tags).includes('"Value":"functions"'))
       .map((s) => ref(s.id));
     for (const fn of all) {
-      expect(fn.props).toMatchObject({ Runtime: "nodejs22.x", Architectures: ["arm64"], Handler: "index.handler" });
+      const architecture = fn.props.Environment.Variables.POWERTOOLS_SERVICE_NAME === "webgate-render" ? "x86_64" : "arm64";
+      expect(fn.props).toMatchObject({ Runtime: "nodejs22.x", Architectures: [architecture], Handler: "index.handler" });
       expect(fn.props.VpcConfig.SecurityGroupIds).toEqual([{ "Fn::GetAtt": [sgId, "GroupId"] }]);
       expect(fn.props.VpcConfig.SubnetIds).toEqual(functionSubnets);
       expect(fn.props.Environment.Variables).toMatchObject({ POWERTOOLS_METRICS_NAMESPACE: METRICS_NAMESPACE, NODE_OPTIONS: "--enable-source-maps" });
@@ -65,6 +66,8 @@ describe("functions", () => {
       [ENV.CACHE_TTL_S]: "3600",
       [ENV.ALLOWED_DOMAINS]: "",
       [ENV.BLOCKED_DOMAINS]: "",
+      [ENV.ROBOTS]: "respect",
+      [ENV.PDF_MAX_PAGES]: "500",
       POWERTOOLS_SERVICE_NAME: "webgate-fetch",
     });
     expect(search.props.Environment.Variables).toEqual(
@@ -96,12 +99,12 @@ describe("IAM", () => {
   const eniActions = ["ec2:AssignPrivateIpAddresses", "ec2:CreateNetworkInterface", "ec2:DeleteNetworkInterface", "ec2:DescribeNetworkInterfaces", "ec2:DescribeSubnets", "ec2:UnassignPrivateIpAddresses"];
   const sorted = (a: string | string[]) => [...(Array.isArray(a) ? a : [a])].sort();
 
-  it("lets fetch read and write items of its own table and nothing else", () => {
+  it("lets fetch read and write items of its own table, invoke the render function, and nothing else", () => {
     const st = statements(fetch);
-    expect(st).toHaveLength(4);
+    expect(st).toHaveLength(5);
     expect(st.find((s) => s.Sid === "OwnLogGroup")).toMatchObject({ Effect: "Allow", Action: ["logs:CreateLogStream", "logs:PutLogEvents"], Resource: logGroupArn(fetch) });
     expect(sorted(st.find((s) => s.Sid === "VpcNetworkInterfaces")!.Action)).toEqual(eniActions);
-    const table = st.find((s) => s.Sid === undefined && s.Effect === "Allow")!;
+    const table = st.find((s) => s.Sid === undefined && s.Effect === "Allow" && sorted(s.Action).includes("dynamodb:GetItem"))!;
     expect(sorted(table.Action)).toEqual([...PAGE_TABLE_ITEM_ACTIONS].sort());
     expect(table.Resource).toEqual({ "Fn::GetAtt": [idOf(dev, "AWS::DynamoDB::Table"), "Arn"] });
   });
@@ -179,9 +182,9 @@ describe("API", () => {
 
   const routeOf = (m: { props: Props }) => `${m.props.HttpMethod} /${resourcePaths[m.props.ResourceId.Ref]}`;
 
-  it("is a regional REST API with POST/GET /fetch, POST /search and GET /openapi.json only, no CORS", () => {
+  it("is a regional REST API with POST/GET /fetch, POST /search, /mcp and GET /openapi.json only, no CORS", () => {
     dev.template.hasResourceProperties("AWS::ApiGateway::RestApi", { EndpointConfiguration: { Types: ["REGIONAL"] } });
-    expect(methods.map(routeOf).sort()).toEqual(["GET /fetch", "GET /openapi.json", "POST /fetch", "POST /search"]);
+    expect(methods.map(routeOf).sort()).toEqual(["DELETE /mcp", "GET /fetch", "GET /mcp", "GET /openapi.json", "POST /fetch", "POST /mcp", "POST /search"]);
   });
 
   it("requires an API key on every method but the OpenAPI document", () => {

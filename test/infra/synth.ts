@@ -24,7 +24,7 @@ export function entryStubs(): string {
   // A fixed path written with the same bytes by every worker, so parallel test files agree and
   // nothing piles up between runs.
   const dir = path.join(REPO_ROOT, "cdk.out", "test-entries");
-  for (const route of ["fetch", "search"]) {
+  for (const route of ["fetch", "search", "render", "mcp"]) {
     mkdirSync(path.join(dir, route), { recursive: true });
     writeFileSync(path.join(dir, route, "handler.ts"), "export const handler = () => undefined;\n");
   }

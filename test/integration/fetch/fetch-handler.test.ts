@@ -210,6 +210,13 @@ describe("/fetch through the whole handler", () => {
     expect(json.error.code).toBe("address_not_allowed");
     expect(res.body).not.toContain("10.1.2.3");
     expect(app.dialer.dials.map((d) => d.hostname)).toEqual(["site.example.com"]);
+    // Callers get the coarse reason; the log line and the Refusals metric the exact class.
+    expect(json.error.reason).toBe("resolves-to-refused-address");
+    expect(res.body).not.toContain("private-network");
+    const line = app.telemetry.lines.at(-1)!;
+    expect(line).toMatchObject({ level: "info", message: "request", fields: { route: "fetch", status: 403, code: "address_not_allowed", reason: "private", host: "site.example.com" } });
+    expect(JSON.stringify(line)).not.toContain("10.1.2.3");
+    expect(app.telemetry.metrics).toContainEqual(expect.objectContaining({ name: "Refusals", dimensions: { route: "fetch", code: "address_not_allowed", reason: "private" } }));
   });
 
   it("refuses addresses in WEBGATE_BLOCKED_CIDRS, whichever name resolves to them", async () => {

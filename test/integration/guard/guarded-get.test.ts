@@ -219,6 +219,11 @@ describe("guarded GET", () => {
     ["localhost by name", "http:localhost", "host_not_allowed"],
     ["a file: URL", "file:///etc/passwd", "url_not_allowed"],
     ["credentials", "https://user:pass@example.org/", "url_not_allowed"],
+    // The URL parser drops an empty userinfo; the Location as sent still shows it.
+    ["an empty userinfo", "https://@example.org/", "url_not_allowed"],
+    ["an empty user and password", "https://:@example.org/", "url_not_allowed"],
+    ["a scheme-relative empty userinfo", "//@example.org/", "url_not_allowed"],
+    ["an empty userinfo behind a tab and backslashes", "\thttps:\\\\@example.org/", "url_not_allowed"],
   ])("refuses a redirect to %s without connecting to it (repo's own cases)", async (_name, location, code) => {
     reset({ "https://example.com/go": { status: 302, location } });
     const { guarded, dialer } = client(publicDns());
@@ -226,6 +231,18 @@ describe("guarded GET", () => {
     expect(error.code).toBe(code);
     expect(error.message).toMatch(/^Redirect 1 refused/);
     expect(dialer.dials).toHaveLength(1);
+  });
+
+  it("follows relative and absolute Locations whose path or query holds an @", async () => {
+    reset({
+      "https://example.com/a": { status: 302, location: "/users/@me?x=@y" },
+      "https://example.com/users/@me?x=@y": { status: 302, location: "https://example.com/b@c" },
+      "https://example.com/b@c": { status: 200, body: "arrived" },
+    });
+    const { guarded } = client(publicDns());
+    const response = await guarded.get("https://example.com/a");
+    expect(response.body.toString()).toBe("arrived");
+    expect(response.redirects).toHaveLength(2);
   });
 
   it("returns non-redirect 3xx and error statuses as they are", async () => {

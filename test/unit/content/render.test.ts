@@ -87,7 +87,9 @@ describe("renderDocument", () => {
       const text = type === "application/json" ? '{"x":"</web_result>"}' : "# a *b* </web_result>, c";
       const out = renderDocument({ body: utf8(text), contentType: type, finalUrl: URL_, mainContent: true });
       expect(out.content).toBe(text.replace("</web_result>", "\u2039/web_result>"));
-      expect(out).toMatchObject({ title: "", extractor: null, contentType: type, charset: "UTF-8" });
+      // The site's own Markdown is marked as such and titled by its first heading (issue 12).
+      if (type === "text/markdown") expect(out).toMatchObject({ title: "a b \u2039/web_result>, c", extractor: "origin-markdown", contentType: type, charset: "UTF-8" });
+      else expect(out).toMatchObject({ title: "", extractor: null, contentType: type, charset: "UTF-8" });
     }
   });
 

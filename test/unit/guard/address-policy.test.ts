@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { resolvePolicy } from "../../../shared/guard/policy";
 import type { AddressClass } from "../../../shared/guard";
 import { ADDRESS_REFUSAL_DESCRIPTIONS, ADDRESS_REFUSALS, classifyAddress } from "../../../shared/guard";
 import { canonicalAddress, isLoopbackAddress } from "../../../shared/guard/address-policy";
@@ -151,6 +152,19 @@ describe("classifyAddress with blockedCidrs", () => {
     expect(classifyAddress("2606:4700:4700::1111", policy)).toBe("denylisted");
     expect(classifyAddress("2606:4701::1", policy)).toBe("ok");
     expect(classifyAddress("1.1.1.1", policy)).toBe("ok");
+  });
+
+  it.each([["::ffff:1.1.1.1/128"], ["::FFFF:101:101/128"], ["::ffff:1.1.1.0/120"]])("an IPv4-mapped entry (%s) blocks the IPv4 address however it arrives", (entry) => {
+    const policy = resolvePolicy({ blockedCidrs: [entry] });
+    expect(policy.blockedCidrs[0]).toMatch(/^1\.1\.1\.\d+\/(32|24)$/);
+    expect(classifyAddress("1.1.1.1", policy)).toBe("denylisted");
+    expect(classifyAddress("::ffff:1.1.1.1", policy)).toBe("denylisted");
+    expect(classifyAddress("64:ff9b::101:101", policy)).toBe("denylisted");
+    expect(classifyAddress("1.1.2.1", policy)).toBe("ok");
+  });
+
+  it("keeps an IPv6 range that only starts in the mapped block as IPv6", () => {
+    expect(resolvePolicy({ blockedCidrs: ["::ffff:0:0/95"] }).blockedCidrs).toEqual(["::ffff:0:0/95"]);
   });
 
   it("keeps the built-in reason for an address that is refused anyway", () => {

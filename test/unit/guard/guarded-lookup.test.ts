@@ -1,7 +1,8 @@
 import type { LookupAddress } from "node:dns";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { WebgateError } from "../../../shared/errors";
-import type { GuardPolicy } from "../../../shared/guard";
+import type { AddressRefusal, GuardPolicy } from "../../../shared/guard";
+import { ADDRESS_REFUSAL_DESCRIPTIONS } from "../../../shared/guard";
 import { resolveChecked, resolvePolicy, systemResolver } from "../../../shared/guard";
 import { createLookupResolver } from "../../../shared/guard/guarded-lookup";
 import type { FakeStep } from "../../helpers/fake-resolver";
@@ -82,19 +83,21 @@ describe("resolveChecked answers", () => {
     [["2606:4700:4700::1111", "fd00:ec2::254"], "unique-local"],
     [["::ffff:169.254.169.254"], "link-local"],
     [["64:ff9b::a9fe:a9fe"], "carries a refused IPv4"],
-  ])("refuses %j as address_not_allowed naming the rule, not the address", async (answer, rule) => {
+  ])("refuses %j as address_not_allowed; callers get the coarse reason, the log the exact rule (%s)", async (answer, rule) => {
     const error = await failure(resolveChecked("mixed.example", deps(FakeResolver.answering(answer))));
     expect(error.code).toBe("address_not_allowed");
-    expect(error.message).toMatch(/^The host name resolves to /);
-    expect(error.message).toContain(rule);
+    expect(error.message).toBe("The host name resolves to an address outside public unicast or on the block list.");
+    expect(error.details).toEqual({ reason: "resolves-to-refused-address" });
+    expect(ADDRESS_REFUSAL_DESCRIPTIONS[error.logReason as AddressRefusal]).toContain(rule);
     expectNoAddress(error, answer);
   });
 
-  it("refuses an answer in blockedCidrs", async () => {
+  it("refuses an answer in blockedCidrs, telling callers no more than for any refused answer", async () => {
     const policy = resolvePolicy({ blockedCidrs: ["93.184.215.0/24"] });
     const error = await failure(resolveChecked("example.com", deps(FakeResolver.answering(["93.184.215.14"]), { policy })));
     expect(error.code).toBe("address_not_allowed");
-    expect(error.details).toEqual({ reason: "denylisted" });
+    expect(error.details).toEqual({ reason: "resolves-to-refused-address" });
+    expect(error.logReason).toBe("denylisted");
   });
 
   it.each([

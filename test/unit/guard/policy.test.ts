@@ -68,7 +68,7 @@ describe("resolvePolicy", () => {
       allowedDomains: ["", "*", "a..b.com", "exa mple.com", "1.2.3.4", "*.", "-bad.com", "ok.example"],
       blockedDomains: ["http://example.com/", "::1"],
       allowedPorts: [0, 70_000, 1.5, 443],
-      blockedCidrs: ["10.1/8", "fe80::%eth0/64", "::ffff:1.2.3.4/120", "banana", "10.0.0.0/33", "10.0.0.0/8"],
+      blockedCidrs: ["10.1/8", "fe80::%eth0/64", "::1.2.3.4/120", "banana", "10.0.0.0/33", "10.0.0.0/8"],
       maxUrlLength: 0,
       allowLocalhost: "yes" as unknown as boolean,
     });
@@ -87,7 +87,7 @@ describe("resolvePolicy", () => {
       'guard blockedDomains (WEBGATE_BLOCKED_DOMAINS): "::1" is not a host name or *.suffix',
       'guard blockedCidrs (WEBGATE_BLOCKED_CIDRS): "10.1/8" is not an address range such as 192.0.2.0/24 or 2001:db8::/32',
       'guard blockedCidrs (WEBGATE_BLOCKED_CIDRS): "fe80::%eth0/64" is not an address range such as 192.0.2.0/24 or 2001:db8::/32',
-      'guard blockedCidrs (WEBGATE_BLOCKED_CIDRS): "::ffff:1.2.3.4/120" is not an address range such as 192.0.2.0/24 or 2001:db8::/32',
+      'guard blockedCidrs (WEBGATE_BLOCKED_CIDRS): "::1.2.3.4/120" is not an address range such as 192.0.2.0/24 or 2001:db8::/32',
       'guard blockedCidrs (WEBGATE_BLOCKED_CIDRS): "banana" is not an address range such as 192.0.2.0/24 or 2001:db8::/32',
       'guard blockedCidrs (WEBGATE_BLOCKED_CIDRS): "10.0.0.0/33" is not an address range such as 192.0.2.0/24 or 2001:db8::/32',
       "guard maxUrlLength must be a positive whole number",

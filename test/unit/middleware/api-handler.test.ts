@@ -56,7 +56,7 @@ describe("createApiHandler", () => {
     expect(json.error.field).toBe(field);
     expect(json.error.retryable).toBe(false);
     expect(typeof json.error.request_id).toBe("string");
-    expect(telemetry.metrics).toContainEqual(expect.objectContaining({ name: "Refusals", dimensions: { route: "test", code: "invalid_request" } }));
+    expect(telemetry.metrics).toContainEqual(expect.objectContaining({ name: "Refusals", dimensions: { route: "test", code: "invalid_request", reason: "none" } }));
   });
 
   it("refuses a body that is not declared as JSON", async () => {
@@ -71,7 +71,7 @@ describe("createApiHandler", () => {
     const { res, json } = await call(handler, { name: "x".repeat(20_000) });
     expect(res.statusCode).toBe(413);
     expect(json.error).toMatchObject({ code: "request_too_large", field: "body", retryable: false });
-    expect(telemetry.metrics).toContainEqual(expect.objectContaining({ name: "Refusals", dimensions: { route: "test", code: "request_too_large" } }));
+    expect(telemetry.metrics).toContainEqual(expect.objectContaining({ name: "Refusals", dimensions: { route: "test", code: "request_too_large", reason: "none" } }));
     // The boundary: a body of exactly MAX_REQUEST_BODY_BYTES is parsed (and then validated).
     const exact = JSON.stringify({ name: "ab", pad: "" });
     const padded = exact.replace('"pad":""', `"pad":"${"y".repeat(MAX_REQUEST_BODY_BYTES - exact.length)}"`);
@@ -125,6 +125,53 @@ describe("createApiHandler", () => {
     const { handler, telemetry } = build(() => Promise.reject(new WebgateError("host_not_allowed", "no")));
     await call(handler, { name: "ab" });
     expect(telemetry.metrics.some((m) => m.name === "ServerErrors")).toBe(false);
+  });
+
+  it("logs an origin's failure as a warning and a caller's refusal as info, with the exact reason in the log and the metric", async () => {
+    const upstream = build(() => Promise.reject(new WebgateError("upstream_status", "The origin answered with HTTP status 503.", { details: { upstream_status: 503 } })));
+    await call(upstream.handler, { name: "ab" });
+    expect(upstream.telemetry.lines[0]!.level).toBe("warn");
+    expect(upstream.telemetry.lines[0]!.fields.code).toBe("upstream_status");
+
+    const refused = build(() =>
+      Promise.reject(new WebgateError("address_not_allowed", "The host name resolves to an address outside public unicast or on the block list.", { details: { reason: "resolves-to-refused-address" }, logReason: "link-local" })),
+    );
+    const { json } = await call(refused.handler, { name: "ab" });
+    expect(json.error.reason).toBe("resolves-to-refused-address");
+    expect(JSON.stringify(json)).not.toContain("link-local");
+    expect(refused.telemetry.lines[0]!.level).toBe("info");
+    expect(refused.telemetry.lines[0]!.fields).toMatchObject({ code: "address_not_allowed", reason: "link-local" });
+    expect(refused.telemetry.metrics).toContainEqual(expect.objectContaining({ name: "Refusals", dimensions: { route: "test", code: "address_not_allowed", reason: "link-local" } }));
+
+    // Without a log reason, a string details.reason is the metric's reason.
+    const literal = build(() => Promise.reject(new WebgateError("no_readable_content", "none", { details: { reason: "empty_body" } })));
+    await call(literal.handler, { name: "ab" });
+    expect(literal.telemetry.metrics).toContainEqual(expect.objectContaining({ name: "Refusals", dimensions: { route: "test", code: "no_readable_content", reason: "empty_body" } }));
+  });
+
+  it("answers upstream_timeout (504), not internal, when the handler outlives the invocation", async () => {
+    const { handler } = build(() => new Promise(() => undefined));
+    const event = apiGatewayEvent({ method: "POST", path: "/test", body: JSON.stringify({ name: "ab" }) });
+    const res = await handler(event, lambdaContext({ getRemainingTimeInMillis: () => 150 }));
+    expect(res.statusCode).toBe(504);
+    expect(JSON.parse(res.body).error.code).toBe("upstream_timeout");
+  });
+
+  it("hands the handler a deadline counted from the invocation's remaining time", async () => {
+    let seen = -1;
+    const telemetry = createMemoryTelemetry();
+    const handler = createApiHandler({
+      route: "test",
+      parse: () => ({}),
+      handle: (_input, ctx) => {
+        seen = ctx.deadline.remainingMs();
+        return Promise.resolve({ body: {} });
+      },
+      telemetry,
+    });
+    await handler(apiGatewayEvent({ method: "POST", path: "/test", body: "{}" }), lambdaContext({ getRemainingTimeInMillis: () => 10_000 }));
+    expect(seen).toBeGreaterThan(9_000);
+    expect(seen).toBeLessThanOrEqual(10_000 - 250);
   });
 });
 

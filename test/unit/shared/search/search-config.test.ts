@@ -1,8 +1,19 @@
 import { describe, expect, it } from "vitest";
 import { ConfigError, ENV, loadConfig } from "../../../../shared/config";
-import { checkSearchOrder, checkSearxngUrl, resolveSearchSettings } from "../../../../shared/search/search-config";
+import { resolveSearchSettings } from "../../../../shared/search/search-config";
 
-describe("checkSearxngUrl", () => {
+/** The problems loadConfig reports for this environment ([] when it loads). */
+function problemsOf(env: Record<string, string>): string[] {
+  try {
+    loadConfig(env);
+    return [];
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return (error as ConfigError).problems;
+  }
+}
+
+describe("SEARXNG_URL", () => {
   it.each([
     "https://search.example.org",
     "https://search.example.org/searxng/",
@@ -12,9 +23,7 @@ describe("checkSearxngUrl", () => {
     "http://localhost:8080",
     "http://LOCALHOST:8080",
   ])("accepts %s", (raw) => {
-    const { url, problems } = checkSearxngUrl(raw);
-    expect(problems).toEqual([]);
-    expect(url).toBeInstanceOf(URL);
+    expect(loadConfig({ [ENV.SEARXNG_URL]: raw }).search.searxngUrl).toBeInstanceOf(URL);
   });
 
   it.each([
@@ -26,12 +35,16 @@ describe("checkSearxngUrl", () => {
     ["credentials", "https://user:pw@search.example.org", "user name or password"],
     ["credentials on loopback", "http://user@127.0.0.1:8080", "user name or password"],
     ["another scheme", "ftp://search.example.org", "must use https"],
-    ["a relative URL", "search.example.org", "not an absolute URL"],
+    ["a relative URL", "search.example.org", "must be an absolute URL"],
   ])("refuses %s", (_label, raw, problem) => {
-    const { url, problems } = checkSearxngUrl(raw);
-    expect(url).toBeUndefined();
-    expect(problems.join("\n")).toContain(problem);
-    expect(problems.join("\n")).toContain(ENV.SEARXNG_URL);
+    const problems = problemsOf({ [ENV.SEARXNG_URL]: raw }).join("\n");
+    expect(problems).toContain(problem);
+    expect(problems).toContain(`${ENV.SEARXNG_URL}=`);
+  });
+
+  it("never shows the user name or password it refuses", () => {
+    const problems = problemsOf({ [ENV.SEARXNG_URL]: "https://admin:hunter2@search.example.org/" });
+    expect(problems).toEqual([`${ENV.SEARXNG_URL}=https://***@search.example.org/: must not hold a user name or password`]);
   });
 });
 
@@ -108,15 +121,9 @@ describe("the ollama and anthropic settings, WEBGATE_SEARCH_ORDER", () => {
     ["a provider twice", "brave,tavily,Brave", "brave is listed twice"],
     ["an empty list", " , ", "at least one provider"],
   ])("refuses an order with %s at start-up", (_label, order, problem) => {
-    expect(checkSearchOrder(order.split(",").map((s) => s.trim()).filter(Boolean)).problems.join("\n")).toContain(problem);
-    let caught: unknown;
-    try {
-      resolveSearchSettings(loadConfig({ [ENV.SEARCH_ORDER]: order }));
-    } catch (error) {
-      caught = error;
-    }
-    expect(caught).toBeInstanceOf(ConfigError);
-    expect((caught as ConfigError).problems.join("\n")).toContain(ENV.SEARCH_ORDER);
+    const problems = problemsOf({ [ENV.SEARCH_ORDER]: order });
+    expect(problems.join("\n")).toContain(problem);
+    expect(problems.join("\n")).toContain(`${ENV.SEARCH_ORDER}=`);
   });
 
   it("lists bad endpoints and a bad model with the other problems", () => {
