@@ -10,6 +10,7 @@ import { MAIN_CONTENT_PRUNED, extractMainContent } from "../shared/content/extra
 import { parseLightDocument } from "../shared/content/light-dom";
 import { isHoldout, loadEvalSet, scorePage, totalScore, type SegmentCounts } from "./lib/extraction-eval";
 import { plainText } from "./lib/plain-text";
+import { webgateMainContentText } from "./lib/webgate-text";
 import { findSharedDir } from "./lib/shared-dir";
 import path from "node:path";
 
@@ -49,8 +50,9 @@ for (const page of pages) {
   let text: string | null = null;
   let reason = "error";
   try {
-    const html = decodeBody(page.bytes, undefined).text;
-    ({ text, reason } = extract(html));
+    // "pipeline": the /fetch pipeline on the page's bytes (format "text"), as the quality suite scores it.
+    if (which === "pipeline") ({ text, reason } = { text: webgateMainContentText(page.bytes), reason: "pipeline" });
+    else ({ text, reason } = extract(decodeBody(page.bytes, undefined).text));
   } catch (e) {
     errors++;
     console.error(page.file, (e as Error).message);
