@@ -260,7 +260,7 @@ export function extractMainContent(body: LightElement, options: ExtractOptions):
     if (page.chars >= MIN_CHARS && page.chars > (best?.chars ?? 0)) best = page;
   }
   if (best === null || best.chars === 0) return { element: null, reason: "no_text" };
-  return { element: materialize(best, body, options.title), reason: best.reason };
+  return { element: materialize(best, body, options.title, raw), reason: best.reason };
 }
 
 /** Pre-order: hidden elements, and furniture by class/id/role (not inside tables or code). */
@@ -472,7 +472,9 @@ function shouldRemove(el: LightElement, s: Stats, contentScore: number): boolean
   if (s.hasCode && (name === "PRE" || name === "CODE")) return false;
   // Furniture words weigh against an element, unless it holds article-like text in quantity
   // (generic builder classes such as "…-widget-container" wrap article text too).
-  if (weight + contentScore < 0 && (s.commas < 10 || s.sentences < 5)) return true;
+  // A paragraph of sentences is text whatever its class says (generated class names read as words).
+  const prose = name === "P" && s.sentences > 0 && s.chars >= 100 && s.linkChars < 0.2 * s.chars;
+  if (!prose && weight + Math.max(0, contentScore) < 0 && (s.commas < 10 || s.sentences < 5)) return true;
   if (s.chars === 0) return s.images === 0 && s.embeds === 0 && name !== "TD";
   if (s.commas >= 10) return false;
   const density = s.linkChars / s.chars;
@@ -526,13 +528,19 @@ function cleanPage(body: LightElement, hidden: Set<LightElement>, unlikely: Set<
 }
 
 /** Builds the result element: the attempt's nodes without what cleaning removed, title heading first. */
-function materialize(attempt: Attempt, body: LightElement, title: string): LightElement {
-  const heading = attempt.reason === "page_cleaned" ? null : titleHeading(body, attempt, title);
+function materialize(attempt: Attempt, body: LightElement, title: string, raw: Map<LightElement, Stats>): LightElement {
+  const isTitle = titleMatcher(title);
+  const heading = attempt.reason === "page_cleaned" ? null : titleHeading(body, attempt, isTitle);
+  const lead = attempt.reason === "page_cleaned" ? [] : leadBlocks(body, attempt, raw, isTitle);
   for (const el of attempt.removed) el.parentNode?.removeChild(el);
   const out = new LightElement("article", {});
   if (heading !== null) {
     heading.parentNode?.removeChild(heading);
     out.appendChild(heading);
+  }
+  for (const el of lead) {
+    el.parentNode?.removeChild(el);
+    out.appendChild(el);
   }
   for (const node of attempt.nodes) {
     if (node === body) {
@@ -545,12 +553,97 @@ function materialize(attempt: Attempt, body: LightElement, title: string): Light
   return out;
 }
 
+/** Class/id words of media blocks (an image with its description), which are not the lead. */
+const MEDIA = /image|img|photo|foto|picture|bild|figure|gallery|video|caption|legend/i;
+
+/** At most this many steps (elements looked at, levels climbed) are walked before the article for its lead. */
+const LEAD_WALK = 600;
+/** A lead is a paragraph or two: more text than this between title and article is not a header area. */
+const LEAD_MAX_CHARS = 1500;
+
+/**
+ * The node before `n` in a reverse walk that takes elements whole: its previous sibling, or its
+ * nearest ancestor's below `stop`. Each level climbed counts against `budget` (a deep nest).
+ */
+function previousOf(n: LightNode, stop: LightElement, budget: { steps: number }): LightNode | null {
+  for (let c: LightNode | null = n; c !== null && c !== stop && budget.steps-- > 0; c = c.parentNode) if (c.previousSibling !== null) return c.previousSibling;
+  return null;
+}
+
+/**
+ * The article's lead (standfirst, intro, subtitle): paragraph-like blocks between the page's title
+ * heading and the article's first node, which templates often keep in the article's header rather
+ * than with its body. Walks backwards from the article; only when it reaches the headline (an
+ * `<h1>`, or a heading that repeats the `<title>`) within a short walk is what it collected the
+ * lead (else it was another part of the page). Link-dense blocks, furniture, media blocks and page
+ * metadata (bylines, dates, captions) are passed over. Returns the blocks in document order.
+ * Bounded: at most {@link LEAD_WALK} steps, whatever the page's shape.
+ */
+function leadBlocks(body: LightElement, attempt: Attempt, raw: Map<LightElement, Stats>, isTitle: (text: string) => boolean): LightElement[] {
+  const first = attempt.nodes[0];
+  if (first === undefined || first === body) return [];
+  // The walk starts at the article's first kept text: an article header that cleaning removed
+  // (its class says "header") may hold the headline and the lead.
+  let start = first;
+  for (let level = 0; level < 100 && (raw.get(start)?.inlineChars ?? 0) === 0; level++) {
+    let next: LightElement | null = null;
+    for (let c = start.firstChild; c !== null && next === null; c = c.nextSibling) if (c.nodeType === 1 && !attempt.removed.has(c) && (raw.get(c)?.chars ?? 0) > 0) next = c;
+    if (next === null) break;
+    start = next;
+  }
+  const out: LightElement[] = [];
+  let chars = 0;
+  const budget = { steps: LEAD_WALK };
+  let cur = previousOf(start, body, budget);
+  while (cur !== null && budget.steps-- > 0) {
+    if (cur.nodeType !== 1) {
+      cur = previousOf(cur, body, budget);
+      continue;
+    }
+    const s = raw.get(cur);
+    const name = cur.nodeName;
+    if (s === undefined || s.chars === 0 || isHidden(cur) || FURNITURE_TAGS.has(name) || name === "FIGURE" || name === "FIGCAPTION" || ALWAYS_UNLIKELY.test(classAndId(cur))) {
+      cur = previousOf(cur, body, budget);
+      continue;
+    }
+    // The headline: the page's <h1> (kicker and headline often differ from the <title>), or a
+    // lower heading that repeats the <title>.
+    if (name === "H1" || (HEADINGS.has(name) && isTitle(normalizeTitle(cur.textContent)))) return out.reverse();
+    if (s.chars > LEAD_MAX_CHARS) return [];
+    if (isLeadLike(cur, s)) {
+      if (!MEDIA.test(classAndId(cur))) out.push(cur);
+      chars += s.chars;
+      if (chars > LEAD_MAX_CHARS) return [];
+      cur = previousOf(cur, body, budget);
+      continue;
+    }
+    cur = cur.lastChild ?? previousOf(cur, body, budget);
+  }
+  return [];
+}
+
+function isLeadLike(el: LightElement, s: Stats): boolean {
+  if (INLINE.has(el.nodeName) || s.inlineChars < 0.7 * s.chars || s.linkChars > 0.2 * s.chars) return false;
+  const match = classAndId(el);
+  if (match !== "" && META_LIKE.test(match) && !POSITIVE.test(match)) return false;
+  if (HEADINGS.has(el.nodeName)) return s.chars >= 25;
+  return s.chars >= 40 && (s.sentences > 0 || s.chars >= 80);
+}
+
+/** Whether a heading's text (normalized) is the page's title, or the headline part of it ("Headline | Site"). */
+function titleMatcher(title: string): (text: string) => boolean {
+  const wanted = normalizeTitle(title);
+  const parts = wanted.split(/\s+[|–—·:»/-]\s+/).filter((p) => p.length >= 3);
+  return (text) =>
+    text.length >= 3 && (text === wanted || parts.includes(text) || (wanted.includes(text) && text.length >= 0.4 * wanted.length) || (text.includes(wanted) && wanted.length >= 0.4 * text.length));
+}
+
 /**
  * The page's title heading when the article does not start with one of its own: the first `<h1>`
  * outside the article whose text repeats the `<title>` (or is contained in it, as in
  * "Headline | Site"), kept so the document's structure reads (issue 17, class 6).
  */
-function titleHeading(body: LightElement, attempt: Attempt, title: string): LightElement | null {
+function titleHeading(body: LightElement, attempt: Attempt, isTitle: (text: string) => boolean): LightElement | null {
   const inArticle = new Set(attempt.nodes);
   const isInside = (el: LightElement) => {
     for (let p: LightElement | null = el; p !== null; p = p.parentNode) if (inArticle.has(p)) return true;
@@ -558,18 +651,18 @@ function titleHeading(body: LightElement, attempt: Attempt, title: string): Ligh
   };
   // A page has a handful of <h1>; a hostile one with thousands is not walked up for each.
   const h1s = body.getElementsByTagName("h1").slice(0, 20);
-  for (const h of h1s) if (isInside(h) && !attempt.removed.has(h)) return null;
-  const wanted = normalizeTitle(title);
-  // "Headline | Site", "Site - Headline": each part of the title may be the headline.
-  const parts = wanted.split(/\s+[|–—·:»/-]\s+/).filter((p) => p.length >= 3);
+  const isKept = (el: LightElement) => {
+    let level = 0;
+    for (let p: LightElement | null = el; p !== null && level < 50; p = p.parentNode, level++) if (attempt.removed.has(p)) return false;
+    return true;
+  };
+  for (const h of h1s) if (isInside(h) && isKept(h)) return null;
   let best: LightElement | null = null;
   let bestRank = -1;
   for (const h of h1s) {
     if (attempt.removed.has(h)) continue;
     const text = normalizeTitle(h.textContent);
-    if (text.length < 3) continue;
-    const matches = text === wanted || parts.includes(text) || (wanted.includes(text) && text.length >= 0.4 * wanted.length) || (text.includes(wanted) && wanted.length >= 0.4 * text.length);
-    if (!matches) continue;
+    if (!isTitle(text)) continue;
     // The site's name in a logo <h1> inside the page header is a part of the title too: an <h1>
     // outside the page header ranks first, then the longer text.
     const rank = (inPageHeader(h, attempt) ? 0 : 1_000_000) + text.length;

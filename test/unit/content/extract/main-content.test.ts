@@ -95,6 +95,43 @@ describe("class 6: the title heading", () => {
   });
 });
 
+describe("the article's parts around its best block", () => {
+  it("keeps the lead that sits in the article header between the title heading and the body", () => {
+    const out = main(
+      page("The storm | Coast News", `<div class="page"><header class="entry-header"><h2 class="entry-title">The storm</h2>
+        <div class="entry-meta"><span class="byline">By Ann Writer</span> <time class="date">1 May 2026</time></div>
+        <div class="lead"><p>Overnight the storm broke the dike at two places, and the coast road is closed until Friday.</p></div></header>
+        <div class="entry-content">${paragraphs("storm", 5)}</div></div>`),
+    );
+    expect(out.markdown).toContain("Overnight the storm broke the dike");
+    expect(out.markdown.indexOf("Overnight the storm")).toBeLessThan(out.markdown.indexOf("The storm report, paragraph 0"));
+    expect(out.markdown).not.toContain("By Ann Writer");
+  });
+
+  it("does not pull in text before the article that no title heading introduces", () => {
+    const out = main(
+      page("The storm", `<div class="box"><p>Subscribe today and read every story of ours, every day of the week, on all devices.</p></div>
+        <div class="entry-content"><h1>The storm</h1>${paragraphs("storm", 5)}</div>`),
+    );
+    expect(out.markdown).toContain("The storm report, paragraph 4");
+    expect(out.markdown).not.toContain("Subscribe today");
+  });
+
+  it("keeps a list of short items (ingredients, steps) inside the article", () => {
+    const out = main(
+      page("Cake", `<article><h1>Cake</h1>${paragraphs("baking", 3)}<h2>Ingredients</h2>
+        <ul><li>200 g flour</li><li>3 eggs</li><li>1 teaspoon of baking powder from the shop</li></ul>${paragraphs("oven", 3)}</article>`),
+    );
+    expect(out.markdown).toContain("200 g flour");
+    expect(out.markdown).toContain("1 teaspoon of baking powder");
+  });
+
+  it("keeps a paragraph of sentences whose class name reads like a furniture word (com- for comment)", () => {
+    const out = main(page("Match", `<article><h1>Match</h1>${paragraphs("match", 3)}<p class="com-paragraph">The referee, in the last minute of the match, gave a penalty that nobody on the pitch or in the stands had asked for. The crowd went quiet.</p>${paragraphs("league", 3)}</article>`));
+    expect(out.markdown).toContain("gave a penalty that nobody on the pitch or in the stands had asked for.");
+  });
+});
+
 describe("furniture elements", () => {
   it("an unclosed <aside> before the article does not swallow it", () => {
     const out = main(page("Story", `<aside class="promo"><a href="/x">Promo</a><div><article><h1>Story</h1>${paragraphs("aside", 5)}</article></div>`));
