@@ -1,30 +1,25 @@
 import type http from "node:http";
 import { ScanCommand } from "@aws-sdk/client-dynamodb";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { loadConfig } from "../../../shared/config";
 import { createFetchHandler } from "../../../shared/fetch/fetch-route";
 import { ROBOTS_PARSE_LIMIT_BYTES } from "../../../shared/robots/robots-policy";
 import { createMemoryTelemetry } from "../../../shared/observability/telemetry";
 import { apiGatewayEvent, lambdaContext } from "../../helpers/apigw-event";
-import { createTestTable, startTestDynamo, type LocalDynamo } from "../../helpers/dynalite";
-import { html, startFetchApp } from "../../helpers/fetch-app";
+import { html, respond, useFetchApp, type FetchApp } from "../../helpers/fetch-app";
 import { startOrigin } from "../../helpers/origin";
 import { createNetDialer } from "../../../shared/http/net-dialer";
 
-let dynamo: LocalDynamo;
-let app: Awaited<ReturnType<typeof startFetchApp>>;
-let tableName: string;
+const fx = useFetchApp();
+let app: FetchApp;
 
 /** robots.txt per host name (the one loopback origin serves every test host). */
 let robots: Record<string, (req: http.IncomingMessage, res: http.ServerResponse) => void>;
 
-const text = (body: string | Buffer, status = 200) => (_req: http.IncomingMessage, res: http.ServerResponse) =>
-  res.writeHead(status, { "content-type": "text/plain" }).end(body);
+const text = (body: string | Buffer, status = 200) => respond("text/plain", body, {}, status);
 
 async function start(env: Record<string, string> = {}) {
-  await app?.close();
-  tableName = await createTestTable(dynamo.client);
-  app = await startFetchApp({ dynamo: dynamo.client, tableName, env: { WEBGATE_ROBOTS: "respect", ...env } });
+  app = await fx.restart({ WEBGATE_ROBOTS: "respect", ...env });
   robots = {};
   const site = {
     "/robots.txt": (req: http.IncomingMessage, res: http.ServerResponse) => {
@@ -44,13 +39,6 @@ async function start(env: Record<string, string> = {}) {
 const robotsRequests = () => app.origin.requests.filter((r) => r.url === "/robots.txt");
 const pageRequests = (path: string) => app.origin.requests.filter((r) => r.url === path);
 
-beforeAll(async () => {
-  dynamo = await startTestDynamo();
-});
-afterAll(async () => {
-  await app?.close();
-  await dynamo.close();
-});
 beforeEach(async () => {
   await start();
 });
@@ -158,8 +146,8 @@ describe("robots.txt (RFC 9309) through the /fetch handler", () => {
   it("fetches robots.txt once per host per TTL, across concurrent requests and instances, and keeps it in the page table", async () => {
     robots["site.example.com"] = (_req, res) => setTimeout(() => res.writeHead(200, { "content-type": "text/plain" }).end("User-agent: *\nDisallow: /x\n"), 50);
     const second = createFetchHandler({
-      config: loadConfig({ WEBGATE_TABLE_NAME: tableName, WEBGATE_FETCH_TIMEOUT_MS: "5000" }),
-      dynamo: dynamo.client,
+      config: loadConfig({ WEBGATE_TABLE_NAME: fx.tableName, WEBGATE_FETCH_TIMEOUT_MS: "5000" }),
+      dynamo: fx.dynamo.client,
       resolver: app.resolver,
       dialer: app.dialer,
       clock: app.clock,
@@ -173,7 +161,7 @@ describe("robots.txt (RFC 9309) through the /fetch handler", () => {
     ]);
     expect(answers.map((a) => a.res.statusCode)).toEqual([200, 200, 200, 200, 200]);
     expect(robotsRequests()).toHaveLength(1);
-    const items = await dynamo.client.send(new ScanCommand({ TableName: tableName }));
+    const items = await fx.dynamo.client.send(new ScanCommand({ TableName: fx.tableName }));
     expect(items.Items!.filter((i) => i["sk"]?.S === "robots").map((i) => i["kind"]?.S)).toEqual(["rules"]);
 
     app.clock.advance(86_399);
