@@ -100,7 +100,7 @@ export function createFetchRunner(deps: FetchRouteDeps & { telemetry: Telemetry 
     leaseMs: 2 * config.fetch.timeoutMs + config.render.waitMs + LEASE_MARGIN_MS,
   });
   const renderer = deps.renderer ?? unavailableRenderer("Rendering is not configured on this server.");
-  const render = (url: string, budgetMs: number | undefined) => renderer.render(renderBudget(url, budgetMs, config));
+  const render = (url: string, budgetMs: number | undefined, signal?: AbortSignal) => renderer.render(renderBudget(url, budgetMs, config), { signal });
 
   const robots = new RobotsChecker({
     mode: config.fetch.robots,

@@ -40,9 +40,10 @@ export interface FetchServiceDeps {
   guarded: GuardedClient;
   /**
    * Renders a URL the URL policy has normalized, in a browser held to the guard (`render`),
-   * within `budgetMs` when given (what the request's deadline has left for it).
+   * within `budgetMs` when given (what the request's deadline has left for it); `signal` is the
+   * request's deadline, which stops the render when it passes.
    */
-  render: (url: string, budgetMs: number | undefined) => Promise<RenderedPage>;
+  render: (url: string, budgetMs: number | undefined, signal?: AbortSignal) => Promise<RenderedPage>;
   cache: SnapshotCache;
   clock: Clock;
   policy: GuardPolicy;
@@ -193,7 +194,7 @@ function checkStatus(status: number): void {
 async function renderedSnapshot(url: URL, mainContent: boolean, format: Format, deps: FetchServiceDeps): Promise<Produced> {
   // The render gets what the request's deadline has left, less the same reserve a fetch keeps.
   const left = deps.deadline?.remainingMs();
-  const page = await deps.render(url.href, left === undefined ? undefined : left - Math.min(POST_FETCH_RESERVE_MS, left / 4));
+  const page = await deps.render(url.href, left === undefined ? undefined : left - Math.min(POST_FETCH_RESERVE_MS, left / 4), deps.deadline?.signal);
   checkStatus(page.status);
   const converted = renderDocument({ body: page.body, contentType: page.contentType, finalUrl: page.finalUrl, mainContent, format });
   return {

@@ -46,13 +46,22 @@ export interface RenderedPage {
   elapsedMs: number;
 }
 
+/** How one render is run, beside what is rendered. */
+export interface RenderOptions {
+  /**
+   * The request's deadline (shared/deadline.ts): when it aborts, the render stops (the browser
+   * page is closed, the render function's invoke is abandoned) and answers `upstream_timeout`.
+   */
+  signal?: AbortSignal;
+}
+
 export interface Renderer {
   /**
    * @throws WebgateError `render_unavailable` (no browser), the guard's codes for a refused
-   *   top-level navigation, `upstream_timeout` when nothing rendered in time, `connect_failed`,
-   *   `upstream_too_large`, `too_many_redirects`.
+   *   top-level navigation, `upstream_timeout` when nothing rendered in time or `options.signal`
+   *   aborted, `connect_failed`, `upstream_too_large`, `too_many_redirects`.
    */
-  render(request: RenderRequest): Promise<RenderedPage>;
+  render(request: RenderRequest, options?: RenderOptions): Promise<RenderedPage>;
 }
 
 /** The renderer of a process that has no browser: every render fails with `render_unavailable`. */
