@@ -132,6 +132,34 @@ describe("robots.txt (RFC 9309) through the /fetch handler", () => {
     expect((await app.post({ url: "https://site.example.com/late" })).res.statusCode).toBe(200);
   });
 
+  it("parses the first 500 KiB of a robots.txt larger than the response size limit instead of allowing everything", async () => {
+    // A page limit far below the file: the robots.txt request has its own (RFC 9309 §2.5).
+    await start({ WEBGATE_MAX_RESPONSE_BYTES: "65536" });
+    const filler = `# ${"x".repeat(1000)}\n`;
+    const padding = filler.repeat(Math.ceil((2 * ROBOTS_PARSE_LIMIT_BYTES) / filler.length));
+    robots["site.example.com"] = text(`User-agent: *\nDisallow: /early\n${padding}Disallow: /late\n`);
+    const early = await app.post({ url: "https://site.example.com/early" });
+    expect(early.res.statusCode).toBe(403);
+    expect(early.json.error).toMatchObject({ code: "robots_disallowed", rule: "/early" });
+    expect((await app.post({ url: "https://site.example.com/late" })).res.statusCode).toBe(200);
+    expect(robotsRequests()).toHaveLength(1);
+  });
+
+  it("matches %7E in a rule against ~ in the URL, and the other way round", async () => {
+    const site = await start();
+    site["/~joe/"] = html("<title>Joe</title><p>Joe's page.</p>");
+    site["/%7Eann/"] = html("<title>Ann</title><p>Ann's page.</p>");
+    robots["site.example.com"] = text("User-agent: *\nDisallow: /%7Ejoe\nDisallow: /~ann\n");
+    const joe = await app.post({ url: "https://site.example.com/~joe/" });
+    expect(joe.res.statusCode).toBe(403);
+    expect(joe.json.error).toMatchObject({ code: "robots_disallowed", rule: "/%7Ejoe" });
+    const ann = await app.post({ url: "https://site.example.com/%7Eann/" });
+    expect(ann.res.statusCode).toBe(403);
+    expect(ann.json.error).toMatchObject({ code: "robots_disallowed", rule: "/~ann" });
+    expect(pageRequests("/~joe/")).toHaveLength(0);
+    expect(pageRequests("/%7Eann/")).toHaveLength(0);
+  });
+
   it("checks a redirect to another host against that host's robots.txt before requesting it", async () => {
     const site = await start();
     site["/go"] = (_req, res) => res.writeHead(302, { location: "https://other.example.org/secret" }).end();
