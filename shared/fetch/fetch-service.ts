@@ -16,7 +16,7 @@ import { checkUrl } from "../guard/url-policy";
 import { findUrlSecret, type UrlSecretKind } from "../guard/url-secret";
 import type { GuardPolicy } from "../guard/policy";
 import type { GuardedClient } from "../guard/guarded-get";
-import type { RenderedPage } from "../render/renderer";
+import { renderTruncationNote, type RenderedPage } from "../render/renderer";
 import { botProtectionMessage, detectBotProtection } from "./bot-protection";
 import type { FetchRequest, FetchResponse, RenderMode } from "./schema";
 
@@ -197,8 +197,11 @@ async function renderedSnapshot(url: URL, mainContent: boolean, format: Format, 
   const page = await deps.render(url.href, left === undefined ? undefined : left - Math.min(POST_FETCH_RESERVE_MS, left / 4), deps.deadline?.signal);
   checkStatus(page.status);
   const converted = renderDocument({ body: page.body, contentType: page.contentType, finalUrl: page.finalUrl, mainContent, format });
+  // A DOM read before the page settled is cut short; the origin's own bytes (a JSON or text top
+  // level the browser only displayed) are whole whatever the page did.
+  const cut = page.rendered && page.truncated !== null && page.truncated !== undefined ? page.truncated : null;
   return {
-    content: converted.content,
+    content: cut === null ? converted.content : `${converted.content.replace(/\n*$/, "")}\n\n${renderTruncationNote(cut, format)}\n`,
     meta: {
       url: url.href,
       finalUrl: page.finalUrl,
@@ -208,7 +211,7 @@ async function renderedSnapshot(url: URL, mainContent: boolean, format: Format, 
       charset: converted.charset,
       title: converted.title,
       extractor: converted.extractor,
-      truncated: page.truncated !== null && page.truncated !== undefined,
+      truncated: cut !== null,
       originTokens: null,
       format,
       rendered: page.rendered,

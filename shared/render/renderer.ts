@@ -26,6 +26,23 @@ export interface RenderRequest {
 export const RENDER_TRUNCATIONS = ["render_wait", "render_bytes", "render_connections", "render_navigations"] as const;
 export type RenderTruncation = (typeof RENDER_TRUNCATIONS)[number];
 
+const TRUNCATION_NOTES: Record<RenderTruncation, string> = {
+  render_wait: "the page had not settled when the render wait (WEBGATE_RENDER_WAIT_MS) ran out",
+  render_bytes: "the page's requests reached its byte budget",
+  render_connections: "the page opened as many connections as its budget allows",
+  render_navigations: "the page kept navigating past the navigation limit",
+};
+
+/**
+ * The note a truncated render's content ends with, in the form the PDF page cap uses (a
+ * Markdown comment, or a bracketed line in plain text): what the browser had rendered is the
+ * content, and the note says why that is all.
+ */
+export function renderTruncationNote(reason: RenderTruncation, format: "markdown" | "text"): string {
+  const note = `${reason}: ${TRUNCATION_NOTES[reason]}; this is what it had rendered by then`;
+  return format === "markdown" ? `<!-- truncated: ${note} -->` : `[truncated: ${note}]`;
+}
+
 export interface RenderedPage {
   /** The requested URL. */
   url: string;
