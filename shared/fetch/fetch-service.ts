@@ -17,7 +17,7 @@ import { checkUrl, type CheckedUrl } from "../guard/url-policy";
 import { findUrlSecret, type UrlSecretKind } from "../guard/url-secret";
 import type { GuardPolicy } from "../guard/policy";
 import type { GuardedClient } from "../guard/guarded-get";
-import { renderTruncationNote, type RenderedPage } from "../render/renderer";
+import { withTruncationNote, type RenderedPage } from "../render/renderer";
 import { botProtectionMessage, detectBotProtection } from "./bot-protection";
 import type { FetchRequest, FetchResponse, RenderMode } from "./schema";
 
@@ -187,7 +187,7 @@ async function renderedSnapshot(url: CheckedUrl, mainContent: boolean, format: F
   // level the browser only displayed) are whole whatever the page did.
   const cut = page.rendered && page.truncated !== null && page.truncated !== undefined ? page.truncated : null;
   return {
-    content: cut === null ? converted.content : `${converted.content.replace(/\n*$/, "")}\n\n${renderTruncationNote(cut, format)}\n`,
+    content: cut === null ? converted.content : withTruncationNote(converted.content, cut, format),
     meta: {
       url: url.href,
       finalUrl: page.finalUrl,

@@ -43,6 +43,13 @@ export function renderTruncationNote(reason: RenderTruncation, format: "markdown
   return format === "markdown" ? `<!-- truncated: ${note} -->` : `[truncated: ${note}]`;
 }
 
+/** `content` with the note as its last paragraph (trailing line breaks trimmed in one pass from the end). */
+export function withTruncationNote(content: string, reason: RenderTruncation, format: "markdown" | "text"): string {
+  let end = content.length;
+  while (end > 0 && content.charCodeAt(end - 1) === 10) end -= 1;
+  return `${content.slice(0, end)}\n\n${renderTruncationNote(reason, format)}\n`;
+}
+
 export interface RenderedPage {
   /** The requested URL. */
   url: string;
