@@ -7,7 +7,8 @@
 import { randomBytes } from "node:crypto";
 import { isWebgateError } from "../errors";
 import { StoreUnavailableError } from "../cache/page-store";
-import type { CacheLogger, Clock } from "../cache/snapshot-cache";
+import type { CacheLogger } from "../cache/cache-logger";
+import type { Clock } from "../clock";
 import type { GuardedClient } from "../guard/guarded-get";
 import {
   assertRobotsAllow,
@@ -121,7 +122,7 @@ export class RobotsChecker {
     let record: RobotsRecord;
     try {
       const response = await this.deps.guarded.get(robotsUrlFor(url).href, signal === undefined ? {} : { signal });
-      record = recordForResponse(response.status, response.body);
+      record = recordForResponse(response.status, response.body, response.truncated === true);
     } catch (error) {
       // The request's own deadline, or a host name that does not resolve (the page would fail
       // the same way): the caller's error, not a robots.txt outcome, so nothing is kept.
