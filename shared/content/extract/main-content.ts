@@ -1,5 +1,5 @@
 import { LightElement, type LightNode, PRUNED_TAGS } from "../light-dom";
-import { ALWAYS_UNLIKELY, INLINE_TAGS, LINK_LIST_HEADING, MAYBE_CANDIDATE, NEGATIVE, POSITIVE, UNLIKELY_CANDIDATE, UNLIKELY_ROLES } from "./patterns";
+import { ALWAYS_UNLIKELY, CREDIT_LINE, INLINE_TAGS, LINK_LIST_HEADING, MAYBE_CANDIDATE, NEGATIVE, POSITIVE, UNLIKELY_CANDIDATE, UNLIKELY_ROLES } from "./patterns";
 
 /**
  * Main-content extraction over the light tree (docs/content.md, "Main content").
@@ -44,7 +44,7 @@ export interface ExtractResult {
 export const MAIN_CONTENT_PRUNED: ReadonlySet<string> = new Set([...PRUNED_TAGS].filter((t) => t !== "nav" && t !== "aside" && t !== "footer"));
 
 /** Comment threads can be long: their size never makes them a wrapper of the article. */
-const COMMENTS = /comment|disqus|replies/i;
+const COMMENTS = /comment(?!ary)|disqus|replies/i;
 
 /** Furniture by element name: unlikely as the article, removed from it when small. */
 const FURNITURE_TAGS = new Set(["NAV", "ASIDE", "FOOTER"]);
@@ -314,7 +314,7 @@ function tryExtract(body: LightElement, skipped: Set<LightElement>, relaxed: boo
     const commas = whole ? s.commas : s.inlineCommas;
     if (chars < 25) return;
     if (s.linkChars > 0 && s.linkChars > 0.66 * s.chars && commas < 2) return;
-    const contentScore = 1 + commas + Math.min(Math.floor(chars / 100), 3);
+    const contentScore = 1 + Math.min(commas, 30) + Math.min(Math.floor(chars / 100), 3);
     let level = 0;
     for (let a = el.parentNode; a !== null && level < 5; a = a.parentNode, level++) {
       const divider = level === 0 ? 1 : level === 1 ? 2 : level * 3;
@@ -374,6 +374,56 @@ function tryExtract(body: LightElement, skipped: Set<LightElement>, relaxed: boo
     sentences += s.sentences;
   }
   return { nodes, removed, chars, sentences, scores, reason: relaxed ? "article_relaxed" : "article" };
+}
+
+/**
+ * Whether `el` introduces a link list: a heading, or a short label block (`<p><strong>Read
+ * also</strong></p>`), whose text is a link-list phrase ("head"); or a short teaser line that
+ * starts with such a label in bold and is mostly link ("teaser").
+ */
+function isLinkListHead(el: LightElement, s: Stats): "head" | "teaser" | "no" {
+  const name = el.nodeName;
+  const label = HEADINGS.has(name) ? s.chars < 80 : (name === "P" || name === "DIV") && s.chars < 50 && s.linkChars === 0;
+  if (label && LINK_LIST_HEADING.test(textStart(el))) return "head";
+  if (name !== "P" || s.chars >= 300 || s.linkChars < 0.3 * s.chars) return "no";
+  const first = firstElement(el);
+  if (first === null || (first.nodeName !== "STRONG" && first.nodeName !== "B")) return "no";
+  // The bold label opens the line: no text before it.
+  for (let n = el.firstChild; n !== null && n !== first; n = n.nextSibling) if (n.nodeType === 3 && n.data.trim() !== "") return "no";
+  return LINK_LIST_HEADING.test(textStart(first)) ? "teaser" : "no";
+}
+
+/**
+ * The first characters of `el`'s text, whitespace collapsed and trimmed: enough for the prefix
+ * patterns (link-list phrases, credit lines). Bounded whatever the subtree holds (huge runs of
+ * whitespace, many empty elements), so calling it on every element stays linear.
+ */
+function textStart(el: LightElement, limit = 80): string {
+  let out = "";
+  let steps = 0;
+  const stack: LightNode[] = [];
+  for (let n = el.lastChild; n !== null; n = n.previousSibling) stack.push(n);
+  while (stack.length > 0 && out.length < limit && steps++ < 200) {
+    const n = stack.pop()!;
+    if (n.nodeType === 3) {
+      // At most `limit` characters of each text node are looked at.
+      out += n.data.slice(0, limit).replace(/\s+/g, " ");
+      if (out.trim() === "") out = "";
+      continue;
+    }
+    for (let c = n.lastChild; c !== null; c = c.previousSibling) stack.push(c);
+  }
+  return out.trim();
+}
+
+function previousElement(el: LightElement): LightElement | null {
+  for (let n = el.previousSibling; n !== null; n = n.previousSibling) if (n.nodeType === 1) return n;
+  return null;
+}
+
+function firstElement(el: LightElement): LightElement | null {
+  for (let n = el.firstChild; n !== null; n = n.nextSibling) if (n.nodeType === 1) return n;
+  return null;
 }
 
 function ancestorsOf(el: LightElement, stop: LightElement): Set<LightElement> {
@@ -449,9 +499,29 @@ function isDataTable(el: LightElement, s: Stats): boolean {
 function cleanSubtree(root: LightElement, removed: Set<LightElement>, unlikely: Set<LightElement>, relaxed: boolean, scores: Map<LightElement, number>): Stats {
   const stats = new Map<LightElement, Stats>();
   const kept = (el: LightElement) => !removed.has(el);
+  // Headings that introduce link lists ("Related", "Lesen Sie auch"), at any depth.
+  const listHeads = new Set<LightElement>();
   postOrder(root, (el) => removed.has(el), (el) => {
     const s = measure(el, stats, kept);
     if (el === root) return;
+    const head = isLinkListHead(el, s);
+    if (head !== "no") {
+      removed.add(el);
+      if (head === "head") listHeads.add(el);
+      return;
+    }
+    // The block after such a heading when it is link-heavy, and a small box that such a heading
+    // opens (a "read also" teaser inside the article).
+    const prev = previousElement(el);
+    if (prev !== null && listHeads.has(prev) && s.chars > 0 && s.linkChars > 0.3 * s.chars) {
+      removed.add(el);
+      return;
+    }
+    const first = firstElement(el);
+    if (first !== null && listHeads.has(first) && s.chars < 600 && (s.chars < 300 || s.linkChars > 0.3 * s.chars)) {
+      removed.add(el);
+      return;
+    }
     if ((relaxed && unlikely.has(el) && s.chars < 4 * META_MAX_CHARS) || shouldRemove(el, s, scores.get(el) ?? 0)) removed.add(el);
   });
   const s = stats.get(root) ?? emptyStats();
@@ -467,6 +537,8 @@ function shouldRemove(el: LightElement, s: Stats, contentScore: number): boolean
   if (HEADINGS.has(name)) return (weight < 0 && s.chars < META_MAX_CHARS) || (s.chars > 0 && s.linkChars >= 0.9 * s.chars);
   const match = classAndId(el);
   if (s.chars < META_MAX_CHARS && match !== "" && META_LIKE.test(match) && !POSITIVE.test(match)) return true;
+  // A short caption, photo credit, source or copyright line, whatever its markup (class 4's policy).
+  if (s.chars > 0 && s.chars < 150 && !INLINE.has(name) && CREDIT_LINE.test(textStart(el))) return true;
   if (!CONDITIONAL.has(name)) return false;
   if (name === "TABLE" && isDataTable(el, s)) return false;
   if (s.hasCode && (name === "PRE" || name === "CODE")) return false;
@@ -499,7 +571,7 @@ function dropLinkListTails(root: LightElement, removed: Set<LightElement>, stats
   let last: LightElement | null = null;
   for (let n = root.firstChild; n !== null; n = n.nextSibling) {
     if (n.nodeType !== 1 || removed.has(n)) continue;
-    if (HEADINGS.has(n.nodeName) && LINK_LIST_HEADING.test(n.textContent.trim())) {
+    if (HEADINGS.has(n.nodeName) && LINK_LIST_HEADING.test(textStart(n))) {
       removed.add(n);
       let next = n.nextSibling;
       while (next !== null && (next.nodeType !== 1 || removed.has(next))) next = next.nextSibling;
@@ -608,7 +680,7 @@ function leadBlocks(body: LightElement, attempt: Attempt, raw: Map<LightElement,
     }
     // The headline: the page's <h1> (kicker and headline often differ from the <title>), or a
     // lower heading that repeats the <title>.
-    if (name === "H1" || (HEADINGS.has(name) && isTitle(normalizeTitle(cur.textContent)))) return out.reverse();
+    if (name === "H1" || (HEADINGS.has(name) && s.chars < 300 && isTitle(normalizeTitle(cur.textContent)))) return out.reverse();
     if (s.chars > LEAD_MAX_CHARS) return [];
     if (isLeadLike(cur, s)) {
       if (!MEDIA.test(classAndId(cur))) out.push(cur);
@@ -627,7 +699,7 @@ function isLeadLike(el: LightElement, s: Stats): boolean {
   const match = classAndId(el);
   if (match !== "" && META_LIKE.test(match) && !POSITIVE.test(match)) return false;
   if (HEADINGS.has(el.nodeName)) return s.chars >= 25;
-  return s.chars >= 40 && (s.sentences > 0 || s.chars >= 80);
+  return s.chars >= 40 && (s.sentences > 0 || s.commas > 0 || s.chars >= 80);
 }
 
 /** Whether a heading's text (normalized) is the page's title, or the headline part of it ("Headline | Site"). */

@@ -7,13 +7,13 @@
 
 /** Elements whose class/id says "not the article" (removed before scoring, unless {@link MAYBE_CANDIDATE} also matches). */
 export const UNLIKELY_CANDIDATE =
-  /-ad-|ai2html|banner|breadcrumb|combx|comment|community|cover-wrap|disqus|extra|footer|gdpr|header|legends|menu|related|remark|replies|rss|shoutbox|sidebar|skyscraper|social|sponsor|supplemental|ad-break|agegate|pagination|pager|popup|yom-remote|cookie|consent|newsletter|subscri|share|sharing|teaser-list|recommend|taboola|outbrain|paywall|login|signup/i;
+  /-ad-|ai2html|banner|breadcrumb|combx|comment(?!ary)|community|cover-wrap|disqus|extra|footer|gdpr|header|legends|menu|related|remark|replies|rss|shoutbox|sidebar|skyscraper|social|sponsor|supplemental|ad-break|agegate|pagination|pager|popup|yom-remote|cookie|consent|newsletter|subscri|share|sharing|teaser-list|recommend|taboola|outbrain|paywall|login|signup/i;
 
 /** Words that keep an element otherwise matching {@link UNLIKELY_CANDIDATE} ("article-header", "main-menu-content"). */
 export const MAYBE_CANDIDATE = /and|article|body|column|content|main|mathjax|shadow/i;
 
 /** Furniture words that {@link MAYBE_CANDIDATE} does not rescue ("comments-content", "share-body"). */
-export const ALWAYS_UNLIKELY = /comment|disqus|replies|share|sharing|social|related|recommend|cookie|consent|newsletter|taboola|outbrain/i;
+export const ALWAYS_UNLIKELY = /comment(?!ary)|disqus|replies|share|sharing|social|related|recommend|cookie|consent|newsletter|taboola|outbrain/i;
 
 /** Roles of page furniture (WAI-ARIA landmark and widget roles). */
 export const UNLIKELY_ROLES: ReadonlySet<string> = new Set(["menu", "menubar", "complementary", "navigation", "alert", "alertdialog", "dialog", "banner", "contentinfo", "search"]);
@@ -23,14 +23,18 @@ export const POSITIVE = /article|body|content|entry|hentry|h-entry|main|page|pos
 
 /** Class/id words of page furniture: lower an element's weight by 25. */
 export const NEGATIVE =
-  /-ad-|hidden|^hid$| hid$| hid |^hid |banner|combx|comment|com-|contact|footer|gdpr|masthead|media|meta|outbrain|promo|related|scroll|share|shoutbox|sidebar|skyscraper|sponsor|shopping|tags|tagcloud|widget|byline|author|dateline|credit|caption|breadcrumb|social|newsletter|teaser|recommend|more-|read-more|also|popular|trending|pagination/i;
+  /-ad-|hidden|^hid$| hid$| hid |^hid |banner|combx|comment(?!ary)|com-|contact|footer|gdpr|masthead|media|meta|outbrain|promo|related|scroll|share|shoutbox|sidebar|skyscraper|sponsor|shopping|tags|tagcloud|widget|byline|author|dateline|credit|caption|breadcrumb|social|newsletter|teaser|recommend|more-|read-more|also|popular|trending|pagination/i;
 
 /** Text of a heading that introduces link lists rather than article text ("Related articles", "More from"). */
 export const LINK_LIST_HEADING =
-  /^(?:related|more (?:from|on|in|stories|articles|news)|read (?:more|also|next)|see also|you (?:may|might) (?:also )?like|recommended|popular|trending|most (?:read|popular|viewed)|latest|tags?|share|follow us|auch interessant|das könnte sie auch interessieren|mehr (?:zum thema|zu|aus|von)|weitere (?:artikel|beiträge|themen|nachrichten|informationen)|verwandte|ähnliche|beliebte|meistgelesen|teilen|schlagwörter|themen|lesen sie auch|à lire aussi|lire aussi|sur le même sujet|articles? similaires?|partager|leer más|te puede interesar|noticias relacionadas|compartir|zobacz też|czytaj także|podobne)\b/i;
+  /^(?:related|more (?:from|on|in|stories|articles|news)|read (?:more|also|next)|see also|you (?:may|might) (?:also )?like|recommended|popular|trending|most (?:read|popular|viewed)|latest|tags?|share|follow us|auch interessant|das könnte sie auch interessieren|mehr (?:zum thema|zu|aus|von)|weitere (?:artikel|beiträge|themen|nachrichten|informationen)|verwandte|ähnliche|beliebte|meistgelesen|teilen|schlagwörter|themen|lesen sie auch|à lire aussi|lire aussi|sur le même sujet|articles? similaires?|partager|leer más|te puede interesar|noticias relacionadas|compartir|zobacz (?:też|także|również)|czytaj (?:też|także|również)|podobne|przeczytaj (?:też|także|również)|lust auf mehr|schon gelesen|das könnte (?:dich|sie) (?:auch )?interessieren|empfohlene (?:beiträge|artikel)|weiterführende (?:links|artikel|beiträge)|zum weiterlesen|weiterlesen|mehr themen|letzte (?:artikel|beiträge|nachrichten)|neueste (?:artikel|beiträge)|top[- ]artikel|les plus lus|articles? les plus lus|à découvrir|le puede interesar|también te puede interesar|temas relacionados|lee también|ver también|leggi anche|potrebbe interessarti|articoli correlati|you may have missed)(?![a-z0-9\u00c0-\u024f])/i;
 
 /** Inline (phrasing) elements: their text is part of the enclosing block's paragraph text. */
 export const INLINE_TAGS: ReadonlySet<string> = new Set([
   "a", "abbr", "b", "bdi", "bdo", "big", "br", "cite", "code", "data", "del", "dfn", "em", "font", "i", "img", "ins", "kbd",
   "label", "mark", "nobr", "q", "s", "samp", "small", "span", "strike", "strong", "sub", "sup", "time", "tt", "u", "var", "wbr",
 ]);
+
+/** The start of a caption, photo credit, source or copyright line ("Foto: …", "Abbildung 4: …", "© 2020 …"). */
+export const CREDIT_LINE =
+  /^(?:©|\(c\)\s|copyright\b|(?:foto|fotos|bild|bilder|abbildung|abb\.|titelbild|beitragsbild|quelle|quellen|credit|credits|photo|photos|image|images|picture|source|sources|crédits?(?: photos?)?|fuente|źródło|zdjęcie|fot\.)\s*\d*\s*:)/i;

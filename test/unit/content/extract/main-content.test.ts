@@ -82,6 +82,44 @@ describe("class 4: captions, photo credits, bylines", () => {
   });
 });
 
+describe("class 3: link-list labels inside the article, at any depth", () => {
+  const article = (inside: string) => page("The story", `<article><h1>The story</h1><div class="body">${paragraphs("river", 3)}${inside}${paragraphs("delta", 3)}</div></article>`);
+
+  it("drops a small 'read also' box that a link-list heading opens, nested in the body", () => {
+    const out = main(article(`<div class="box"><div><h4>Lesen Sie auch</h4><p><a href="/x">Another story about the weather in spring</a></p><p>A short teaser line for it.</p></div></div>`));
+    expect(out.markdown).toContain("The delta report, paragraph 2");
+    expect(out.markdown).not.toContain("Lesen Sie auch");
+    expect(out.markdown).not.toContain("Another story about the weather");
+  });
+
+  it("drops a bold label line ('Auch interessant: <link>') and a label paragraph with the link list after it", () => {
+    const out = main(
+      article(`<p><strong>Auch interessant:</strong> <a href="/y">Why rivers change their course every century</a></p>
+        <p><strong>Czytaj też</strong></p><ul><li><a href="/z1">Inna historia o rzece i deltach</a></li><li><a href="/z2">Jeszcze jedna historia o rzece</a></li></ul>`),
+    );
+    expect(out.markdown).toContain("The river report, paragraph 2");
+    for (const noise of ["Auch interessant", "Why rivers change", "Czytaj też", "Inna historia"]) expect(out.markdown).not.toContain(noise);
+  });
+
+  it("keeps a paragraph that merely starts with a bold word and links in its sentence", () => {
+    const out = main(article(`<p><strong>Update:</strong> the <a href="/r">ministry</a> confirmed on Monday, after a long meeting, that the dike will be rebuilt this summer.</p>`));
+    expect(out.markdown).toContain("confirmed on Monday, after a long meeting");
+  });
+});
+
+describe("class 4: caption, credit and source lines outside <figure>", () => {
+  it("drops short lines that start with a credit or source label, keeps prose that mentions one", () => {
+    const out = main(
+      page("Floods", `<article><h1>Floods</h1>${paragraphs("flood", 3)}<div class="imginline"><img src="/m.png" alt="Map"><div>Abbildung 2: Die Karte der Überschwemmung</div></div>
+        <p>Foto: Agentur Müller</p><p>Quelle: Landesregierung</p><p>© 2020 Example Media. All rights reserved.</p>
+        <p>The source of the flood, the engineers said in their report, was a broken pipe under the old bridge.</p>${paragraphs("river", 2)}</article>`),
+    );
+    for (const noise of ["Abbildung 2", "Agentur Müller", "Quelle: Landesregierung", "All rights reserved"]) expect(out.markdown).not.toContain(noise);
+    expect(out.markdown).toContain("The source of the flood, the engineers said");
+    expect(out.markdown).toContain("![Map](https://news.example/m.png)");
+  });
+});
+
 describe("class 6: the title heading", () => {
   it("keeps the <h1> that repeats <title>, first, when it sits outside the article body", () => {
     const out = main(page("The guide | Example Site", `<header class="site"><h1 class="logo">Example Site</h1></header><div class="headline"><h1>The guide</h1></div><div class="entry-content">${paragraphs("guide", 5)}</div>`));
