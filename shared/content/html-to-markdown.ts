@@ -1,4 +1,5 @@
 import type TurndownService from "turndown";
+import { type ConversionDeadline, WorkMeter } from "./conversion-deadline";
 import { MAIN_CONTENT_PRUNED, extractMainContent } from "./extract/main-content";
 import { type LightElement, parseLightDocument } from "./light-dom";
 import { neutralizeBoundaryMarkers, unescapeNeutralizedMarkers } from "./neutralize";
@@ -25,6 +26,11 @@ export interface HtmlToMarkdownOptions {
   mainContent: boolean;
   /** "markdown" (the default) or "text" (see lightTreeToText). */
   format?: OutputFormat;
+  /**
+   * The conversion's time budget: checked between the parse, the extraction and the
+   * serialization, and at checkpoints in their loops (conversion-deadline.ts).
+   */
+  deadline?: ConversionDeadline;
 }
 
 /**
@@ -40,31 +46,39 @@ export interface HtmlToMarkdownOptions {
  * Links and images resolve against `<base href>` (itself resolved against `baseUrl`; a base that
  * does not parse or is not http(s) is ignored) or else `baseUrl`. Markdown and title pass through
  * {@link neutralizeBoundaryMarkers}.
+ *
+ * @throws WebgateError `content_too_complex` (`reason: "conversion_time_limit"`) when
+ *   `options.deadline` passes before the conversion is done.
  */
 export function htmlToMarkdown(html: string, options: HtmlToMarkdownOptions): MarkdownResult {
   const format = options.format ?? "markdown";
+  const meter = new WorkMeter(options.deadline);
   if (options.mainContent) {
-    const article = convertMainContent(html, options.baseUrl, format);
+    const article = convertMainContent(html, options.baseUrl, format, meter);
     if (article !== null) return article;
   }
-  return convertFullPage(html, options.baseUrl, false, format);
+  return convertFullPage(html, options.baseUrl, false, format, meter);
 }
 
 /**
  * The whole-page conversion. `copyTree` makes turndown deep-copy the tree as it does by default
  * (only the test that proves the copy unnecessary sets it).
  */
-export function convertFullPage(html: string, baseUrl: string, copyTree = false, format: OutputFormat = "markdown"): MarkdownResult {
+export function convertFullPage(html: string, baseUrl: string, copyTree = false, format: OutputFormat = "markdown", meter = new WorkMeter(undefined)): MarkdownResult {
+  meter.check();
   const doc = parseLightDocument(html);
-  return { markdown: serialize(doc.body, effectiveBase(baseUrl, doc.baseHref), format, copyTree), title: cleanTitle(doc.title), extractor: "full" };
+  meter.check();
+  const markdown = serialize(doc.body, effectiveBase(baseUrl, doc.baseHref), format, copyTree, meter);
+  meter.check();
+  return { markdown, title: cleanTitle(doc.title), extractor: "full" };
 }
 
 /**
  * Writes a light tree in the requested format: turndown with webgate's rules for Markdown, or
  * {@link lightTreeToText}. Boundary markers are neutralized in both.
  */
-function serialize(root: LightElement, base: string | null, format: OutputFormat, copyTree = false): string {
-  if (format === "text") return neutralizeBoundaryMarkers(lightTreeToText(root));
+function serialize(root: LightElement, base: string | null, format: OutputFormat, copyTree: boolean, meter: WorkMeter): string {
+  if (format === "text") return neutralizeBoundaryMarkers(lightTreeToText(root, meter));
   return finish(turndownSingleUse(createTurndownService(base), root, copyTree));
 }
 
@@ -74,12 +88,17 @@ function serialize(root: LightElement, base: string | null, format: OutputFormat
  * furniture (`nav`, `aside`, `footer`) for the extractor to judge; extractMainContent picks and
  * cleans the article (docs/content.md, "Main content"); turndown converts it.
  */
-export function convertMainContent(html: string, baseUrl: string, format: OutputFormat = "markdown"): MarkdownResult | null {
+export function convertMainContent(html: string, baseUrl: string, format: OutputFormat = "markdown", meter = new WorkMeter(undefined)): MarkdownResult | null {
+  meter.check();
   const doc = parseLightDocument(html, { pruned: MAIN_CONTENT_PRUNED });
   const title = cleanTitle(doc.title);
+  meter.check();
   const { element, reason } = extractMainContent(doc.body, { title });
+  meter.check();
   if (element === null) return null;
-  return { markdown: serialize(element, effectiveBase(baseUrl, doc.baseHref), format), title, extractor: reason === "page_cleaned" ? "full" : "readability" };
+  const markdown = serialize(element, effectiveBase(baseUrl, doc.baseHref), format, false, meter);
+  meter.check();
+  return { markdown, title, extractor: reason === "page_cleaned" ? "full" : "readability" };
 }
 
 /**
