@@ -57,18 +57,15 @@ export function htmlToMarkdown(html: string, options: HtmlToMarkdownOptions): Ma
     const article = convertMainContent(html, options.baseUrl, format, meter);
     if (article !== null) return article;
   }
-  return convertFullPage(html, options.baseUrl, false, format, meter);
+  return convertFullPage(html, options.baseUrl, format, meter);
 }
 
-/**
- * The whole-page conversion. `copyTree` makes turndown deep-copy the tree as it does by default
- * (only the test that proves the copy unnecessary sets it).
- */
-export function convertFullPage(html: string, baseUrl: string, copyTree = false, format: OutputFormat = "markdown", meter = new WorkMeter(undefined)): MarkdownResult {
+/** The whole-page conversion. */
+function convertFullPage(html: string, baseUrl: string, format: OutputFormat, meter: WorkMeter): MarkdownResult {
   meter.check();
   const doc = parseLightDocument(html);
   meter.check();
-  const markdown = serialize(doc.body, effectiveBase(baseUrl, doc.baseHref), format, copyTree, meter);
+  const markdown = serialize(doc.body, effectiveBase(baseUrl, doc.baseHref), format, meter);
   meter.check();
   return { markdown, title: cleanTitle(doc.title), extractor: "full" };
 }
@@ -77,9 +74,9 @@ export function convertFullPage(html: string, baseUrl: string, copyTree = false,
  * Writes a light tree in the requested format: turndown with webgate's rules for Markdown, or
  * {@link lightTreeToText}. Boundary markers are neutralized in both.
  */
-function serialize(root: LightElement, base: string | null, format: OutputFormat, copyTree: boolean, meter: WorkMeter): string {
+function serialize(root: LightElement, base: string | null, format: OutputFormat, meter: WorkMeter): string {
   if (format === "text") return neutralizeBoundaryMarkers(lightTreeToText(root, meter));
-  return finish(turndownSingleUse(createTurndownService(base), root, copyTree));
+  return finish(turndownSingleUse(createTurndownService(base), root));
 }
 
 /**
@@ -88,7 +85,7 @@ function serialize(root: LightElement, base: string | null, format: OutputFormat
  * furniture (`nav`, `aside`, `footer`) for the extractor to judge; extractMainContent picks and
  * cleans the article (docs/content.md, "Main content"); turndown converts it.
  */
-export function convertMainContent(html: string, baseUrl: string, format: OutputFormat = "markdown", meter = new WorkMeter(undefined)): MarkdownResult | null {
+function convertMainContent(html: string, baseUrl: string, format: OutputFormat, meter: WorkMeter): MarkdownResult | null {
   meter.check();
   const doc = parseLightDocument(html, { pruned: MAIN_CONTENT_PRUNED });
   const title = cleanTitle(doc.title);
@@ -96,18 +93,18 @@ export function convertMainContent(html: string, baseUrl: string, format: Output
   const { element, reason } = extractMainContent(doc.body, { title });
   meter.check();
   if (element === null) return null;
-  const markdown = serialize(element, effectiveBase(baseUrl, doc.baseHref), format, false, meter);
+  const markdown = serialize(element, effectiveBase(baseUrl, doc.baseHref), format, meter);
   meter.check();
   return { markdown, title, extractor: reason === "page_cleaned" ? "full" : "readability" };
 }
 
 /**
  * turndown deep-copies the node it is given before collapsing whitespace. Our trees are built for
- * this one conversion and dropped afterwards, so the copy is skipped (a speed-only change: a test
- * checks the Markdown is identical with and without the copy).
+ * this one conversion and dropped afterwards, so the copy is skipped (a speed-only change: the
+ * corpus test compares the Markdown with `service.turndown(root)`, which copies).
  */
-export function turndownSingleUse(service: TurndownService, root: LightElement, copy = false): string {
-  if (!copy) Object.defineProperty(root, "cloneNode", { value: () => root, configurable: true });
+export function turndownSingleUse(service: TurndownService, root: LightElement): string {
+  Object.defineProperty(root, "cloneNode", { value: () => root, configurable: true });
   return service.turndown(root);
 }
 
