@@ -142,7 +142,7 @@ function tableRules(): Record<string, TurndownService.Rule> {
     const rows = table.rows ?? [];
     let count = 0;
     for (let r = 0; r < rows.length; r++) count = Math.max(count, rows[r]!.childNodes.length);
-    const votes = Array.from({ length: count }, () => ({ left: 0, right: 0, center: 0, "": 0 }) as Record<string, number>);
+    const votes: Array<Record<string, number>> = Array.from({ length: count }, () => ({ left: 0, right: 0, center: 0, "": 0 }));
     const alignments = Array.from({ length: count }, () => "");
     for (let r = 0; r < rows.length; r++) {
       const cells = rows[r]!.childNodes;
@@ -151,7 +151,7 @@ function tableRules(): Record<string, TurndownService.Rule> {
         const v = votes[c]!;
         // As the plugin counts: an alignment outside the four starts at NaN and never wins.
         v[a] = Number(v[a]) + 1;
-        if (v[a]! > v[alignments[c]!]!) alignments[c] = a;
+        if (v[a] > v[alignments[c]!]!) alignments[c] = a;
       }
     }
     f.columns = { count, alignments };
