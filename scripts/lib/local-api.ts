@@ -46,7 +46,7 @@ export interface LocalApiOptions {
    * that one long conversion does not hold up the other requests on this one event loop.
    */
   converter?: DocumentConverter;
-  /** Start the conversion workers right away, in the background, so the first page does not wait for them (`npm start`). */
+  /** Start every conversion worker at start-up, in the background (one is always loaded before the server listens). */
   warmConverter?: boolean;
 }
 
@@ -81,6 +81,9 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
     createLocalRenderer({ config, policy: fetchPolicy(config), resolver: options.resolver ?? systemResolver, dialer: options.dialer });
   const workers = options.converter === undefined ? createWorkerConverter() : undefined;
   const converter = options.converter ?? workers!;
+  // One worker loaded before the server listens (from source a cold one takes a second or two,
+  // which a short request limit would spend); `warmConverter` starts the others too.
+  await workers?.warm(1);
   if (options.warmConverter === true) void workers?.warm();
   const fetchHandler = createFetchHandler({
     config,

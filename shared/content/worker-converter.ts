@@ -37,13 +37,15 @@ export interface WorkerConverter extends DocumentConverter {
 interface Slot {
   worker: Worker;
   busy: boolean;
+  /** The worker has loaded the conversion code: only a loaded worker is given work. */
+  loaded: boolean;
   /** Settles when the worker has loaded the conversion code, or has died. */
   ready: Promise<void>;
 }
 
 interface Waiter {
   start: (slot: Slot) => void;
-  abandon: () => void;
+  fail: (error: Error) => void;
 }
 
 /**
@@ -52,8 +54,12 @@ interface Waiter {
  * as it runs). The deadline stays on the calling thread: when it passes, the worker is told
  * through a shared flag that its conversion checks at every checkpoint (conversion-deadline.ts)
  * and stops with `content_too_complex`; a worker that has not answered {@link CANCEL_GRACE_MS}
- * later is terminated, with the same error. Workers are reused and kept alive only while busy
- * (idle ones are unref'ed).
+ * later is terminated, with the same error.
+ *
+ * Workers are reused and kept alive only while busy (idle ones are unref'ed). A conversion goes
+ * to a loaded, idle worker; when there is none it waits for the first one to become free or to
+ * finish loading (a new one is started while fewer than `maxWorkers` exist), so a request never
+ * waits for a cold worker while a warm one frees up sooner.
  */
 export function createWorkerConverter(options: WorkerConverterOptions = {}): WorkerConverter {
   const maxWorkers = Math.max(1, options.maxWorkers ?? os.availableParallelism());
@@ -64,60 +70,80 @@ export function createWorkerConverter(options: WorkerConverterOptions = {}): Wor
   let nextId = 1;
   let closed = false;
 
-  const spawn = (): Slot => {
-    const worker = new Worker(new URL("./conversion-thread.mjs", import.meta.url), { resourceLimits: { maxOldGenerationSizeMb: heapMb } });
-    const ready = new Promise<void>((resolve) => {
-      const onReady = (message: ConversionReply) => {
-        if (!("ready" in message)) return;
-        worker.off("message", onReady);
-        resolve();
-      };
-      worker.on("message", onReady);
-      worker.once("exit", () => resolve());
-    });
-    const slot: Slot = { worker, busy: false, ready };
-    worker.unref();
-    // A worker that dies is dropped; the conversion it was running (if any) rejects on its own listener.
-    worker.on("exit", () => slots.delete(slot));
-    worker.on("error", () => slots.delete(slot));
-    slots.add(slot);
-    return slot;
-  };
-
   const take = (slot: Slot): Slot => {
     slot.busy = true;
     slot.worker.ref();
     return slot;
   };
 
-  /** Hands a finished worker (or, when it was dropped, a new one) to the next waiting conversion. */
+  /** Starts one more worker for waiting conversions while below the limit and none is loading. */
+  const replenish = () => {
+    if (closed || queue.length === 0 || slots.size >= maxWorkers) return;
+    for (const slot of slots) if (!slot.loaded) return;
+    spawn();
+  };
+
+  /** Gives `slot` to the next waiting conversion when it is loaded and free. */
+  const dispatch = (slot: Slot) => {
+    if (slots.has(slot) && slot.loaded && !slot.busy) queue.shift()?.start(take(slot));
+    replenish();
+  };
+
+  const spawn = (): Slot => {
+    const worker = new Worker(new URL("./conversion-thread.mjs", import.meta.url), { resourceLimits: { maxOldGenerationSizeMb: heapMb } });
+    let markReady: () => void = () => undefined;
+    const slot: Slot = { worker, busy: false, loaded: false, ready: new Promise<void>((resolve) => (markReady = resolve)) };
+    const onReady = (message: ConversionReply) => {
+      if (!("ready" in message)) return;
+      worker.off("message", onReady);
+      slot.loaded = true;
+      markReady();
+      dispatch(slot);
+    };
+    worker.on("message", onReady);
+    worker.unref();
+    const drop = (error: Error | undefined) => {
+      if (!slots.delete(slot)) return;
+      markReady();
+      // A worker that never loaded cannot convert anything: the conversions waiting for it fail
+      // (a bug or a broken install, 500) rather than wait for their deadline.
+      if (!slot.loaded && error !== undefined) for (const waiter of queue.splice(0)) waiter.fail(new Error("The conversion worker failed to start.", { cause: error }));
+      else replenish();
+    };
+    // The conversion a dying worker was running (if any) rejects on its own listeners (run).
+    worker.on("error", (error) => drop(error));
+    worker.on("exit", () => drop(undefined));
+    slots.add(slot);
+    return slot;
+  };
+
   const release = (slot: Slot) => {
     slot.busy = false;
     slot.worker.unref();
-    const next = queue.shift();
-    if (next === undefined) return;
-    if (slots.has(slot)) next.start(take(slot));
-    else if (!closed) next.start(take(spawn()));
+    dispatch(slot);
   };
 
   const acquire = (deadline: Deadline | undefined): Promise<Slot> => {
-    for (const slot of slots) if (!slot.busy) return Promise.resolve(take(slot));
-    if (slots.size < maxWorkers) return Promise.resolve(take(spawn()));
+    for (const slot of slots) if (slot.loaded && !slot.busy) return Promise.resolve(take(slot));
     return new Promise<Slot>((resolve, reject) => {
-      const onAbort = () => waiter.abandon();
+      const onAbort = () => {
+        const at = queue.indexOf(waiter);
+        if (at !== -1) queue.splice(at, 1);
+        reject(conversionTimeLimit());
+      };
       const waiter: Waiter = {
         start: (slot) => {
           deadline?.signal.removeEventListener("abort", onAbort);
           resolve(slot);
         },
-        abandon: () => {
-          const at = queue.indexOf(waiter);
-          if (at !== -1) queue.splice(at, 1);
-          reject(conversionTimeLimit());
+        fail: (error) => {
+          deadline?.signal.removeEventListener("abort", onAbort);
+          reject(error);
         },
       };
       queue.push(waiter);
       deadline?.signal.addEventListener("abort", onAbort, { once: true });
+      replenish();
     });
   };
 
@@ -133,11 +159,10 @@ export function createWorkerConverter(options: WorkerConverterOptions = {}): Wor
         worker.off("exit", onExit);
         deadline?.signal.removeEventListener("abort", onAbort);
         if (grace !== undefined) clearTimeout(grace);
-        if (!reusable) {
-          slots.delete(slot);
-          void worker.terminate();
-        }
-        release(slot);
+        if (reusable) return release(slot);
+        slots.delete(slot);
+        void worker.terminate();
+        replenish();
       };
       const onMessage = (reply: ConversionReply) => {
         if ("ready" in reply || reply.id !== id) return;
@@ -184,14 +209,14 @@ export function createWorkerConverter(options: WorkerConverterOptions = {}): Wor
     async warm(count = maxWorkers) {
       while (!closed && slots.size < Math.min(count, maxWorkers)) spawn();
       // Kept referenced while they load: a caller awaiting warm() must not see the process exit.
-      const loading = [...slots].filter((slot) => !slot.busy);
+      const loading = [...slots].filter((slot) => !slot.loaded);
       for (const slot of loading) slot.worker.ref();
       await Promise.all(loading.map((slot) => slot.ready));
       for (const slot of loading) if (!slot.busy) slot.worker.unref();
     },
     async close() {
       closed = true;
-      for (const waiter of queue.splice(0)) waiter.abandon();
+      for (const waiter of queue.splice(0)) waiter.fail(new Error("The converter was closed."));
       await Promise.all([...slots].map((slot) => slot.worker.terminate()));
       slots.clear();
     },
