@@ -32,9 +32,11 @@ export interface PdfBenchOptions {
   /** Fresh processes. */
   runs: number;
   progress?: (line: string) => void;
+  /** The PDFs read on the warm worker, the first one also cold; default {@link PDF_SAMPLES}. */
+  samples?: ReadonlyArray<{ name: string; pages: number }>;
 }
 
-const SAMPLES = [
+export const PDF_SAMPLES = [
   { name: "1 page", pages: 1 },
   { name: "50 pages", pages: 50 },
   { name: "500 pages", pages: 500 },
@@ -108,6 +110,7 @@ function runOnce(dir: string, files: string[], htmlFile: string): Promise<Run> {
 
 export async function benchPdf(options: PdfBenchOptions): Promise<{ section: BenchSection }> {
   const progress = options.progress ?? (() => undefined);
+  const SAMPLES = options.samples ?? PDF_SAMPLES;
   const dir = options.outDir;
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
