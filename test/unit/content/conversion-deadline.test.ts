@@ -6,6 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { CHECK_EVERY, WorkMeter, type ConversionDeadline } from "../../../shared/content/conversion-deadline";
 import { renderDocument } from "../../../shared/content/render";
+import { ORDINARY_SHAPE, PATHOLOGICAL_SHAPES } from "../../../scripts/lib/cost-shapes";
 import { WebgateError } from "../../../shared/errors";
 
 const utf8 = (s: string) => new TextEncoder().encode(s);
@@ -78,6 +79,21 @@ describe("renderDocument within a deadline", () => {
       expect(bounded).toEqual(plain);
     }
   });
+
+  it.each(PATHOLOGICAL_SHAPES.map((shape) => [shape.name, shape] as const))(
+    "a crafted page (%s, 1 MB) stops at the first checkpoint past a small budget, which an ordinary page converts within",
+    (_name, shape) => {
+      const BUDGET = 20;
+      for (const mainContent of [false, true]) {
+        const deadline = steppingDeadline(BUDGET);
+        tooComplex(() => renderDocument({ body: utf8(shape.make(1_000_000)), contentType: "text/html", finalUrl: URL_, mainContent, deadline }));
+        // Stopped where the deadline was first seen to have passed: no work went on after it.
+        expect(deadline.looks).toBe(BUDGET + 1);
+        const ordinary = renderDocument({ body: utf8(ORDINARY_SHAPE.make(10_000)), contentType: "text/html", finalUrl: URL_, mainContent, deadline: steppingDeadline(BUDGET) });
+        expect(ordinary.content).toContain("# Rivers of the world");
+      }
+    },
+  );
 
   it("a deadline that passes after the parse stops before the Markdown is written", () => {
     // Looks: before the parse, after it; the second one is past the budget.
