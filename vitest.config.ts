@@ -14,8 +14,13 @@ export default defineConfig({
     env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true" },
     coverage: {
       provider: "v8",
-      include: ["shared/guard/**/*.ts"],
-      thresholds: { "shared/guard/**/*.ts": { branches: 100, functions: 100, lines: 100, statements: 100 } },
+      include: ["shared/guard/**/*.ts", "shared/http/**/*.ts"],
+      thresholds: {
+        "shared/guard/**/*.ts": { branches: 100, functions: 100, lines: 100, statements: 100 },
+        // The HTTP clients and the dialer: every line; the branches left are socket races
+        // (an attempt that connects after another won, a TLS error without a code).
+        "shared/http/**/*.ts": { branches: 89, functions: 96, lines: 99, statements: 96 },
+      },
     },
   },
 });

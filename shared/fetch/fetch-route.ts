@@ -12,7 +12,8 @@ import { createGuardedClient } from "../guard/guarded-get";
 import { systemResolver } from "../guard/guarded-lookup";
 import { resolvePolicy, type GuardPolicy } from "../guard/policy";
 import { createHttpClient } from "../http/http-client";
-import type { Dialer, Resolver } from "../http/types";
+import type { Resolver } from "../guard/dns-resolver";
+import type { Dialer } from "../http/types";
 import { unavailableRenderer, type RenderRequest, type Renderer } from "../render/renderer";
 import { createApiHandler, type ApiHandler, type ApiRequestContext } from "../middleware/api-handler";
 import { parseJsonBody, queryObject, validate } from "../middleware/parse-request";
@@ -78,7 +79,7 @@ export function createFetchRunner(deps: FetchRouteDeps & { telemetry: Telemetry 
   const clock = deps.clock ?? systemClock;
   const resolver = deps.resolver ?? systemResolver;
   const policy = fetchPolicy(config);
-  const http = createHttpClient({ resolver, dialer: deps.dialer });
+  const http = createHttpClient({ dialer: deps.dialer });
   const guarded = createGuardedClient({
     http,
     resolver,

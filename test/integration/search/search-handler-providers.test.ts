@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ENV, loadConfig } from "../../../shared/config";
-import type { Resolver } from "../../../shared/http/types";
+import type { Resolver } from "../../../shared/guard/dns-resolver";
 import { METRIC } from "../../../shared/observability/metric-names";
 import { createMemoryTelemetry } from "../../../shared/observability/telemetry";
 import { createSearchHandler } from "../../../shared/search/search-route";
