@@ -35,14 +35,13 @@ export const FUNCTION_BUNDLING = {
   // size target either way (iconv-lite's tables, see the docs).
   externalModules: [] as string[],
   // Modules a dependency loads but webgate never runs, replaced by a stub that throws
-  // (infra/bundle-stubs/unused-module.ts says why each is unused): 230 KB of domino and 194 KB
-  // of cssomnom, and domino's start-up work at every cold start. Paths are relative to the
+  // (infra/bundle-stubs/unused-module.ts says why each is unused): 230 KB of domino, and its
+  // start-up work at every cold start. Paths are relative to the
   // project root, where NodejsFunction runs esbuild. Tests and `npm start` run unbundled, with
   // the real modules; test/infra/bundling.test.ts converts pages through a bundle built this way
   // and compares the Markdown with the unbundled pipeline's.
   alias: {
     "@mixmark-io/domino": "./infra/bundle-stubs/unused-module.ts",
-    "cssomnom/parse": "./infra/bundle-stubs/unused-module.ts",
   },
 } as const;
 

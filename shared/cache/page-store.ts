@@ -17,36 +17,7 @@ import {
   sha256Hex,
   toWellFormed,
 } from "./snapshot-layout";
-
-/** One redirect the fetch followed. */
-export interface RedirectHop {
-  url: string;
-  status: number;
-  location: string;
-}
-
-/** What the fetch learned about the page; stored with the snapshot and returned on every hit. */
-export interface SnapshotMeta {
-  url: string;
-  finalUrl: string;
-  redirects: RedirectHop[];
-  status: number;
-  contentType: string;
-  charset: string;
-  title: string;
-  /** How the content was made; `pdf` and `origin-markdown` record the representation it came from. */
-  extractor: "readability" | "full" | "pdf" | "origin-markdown" | null;
-  /** True when a limit (the PDF page cap) cut the content; absent in older snapshots. */
-  truncated?: boolean;
-  /** The origin's own token count (`x-markdown-tokens`) of a Markdown answer. */
-  originTokens?: number | null;
-  /** The format HTML was written in (part of the snapshot key too). */
-  format: "markdown" | "text";
-  /** True when the content came from a DOM the headless browser built (`render`); absent in older snapshots: false. */
-  rendered?: boolean;
-  /** Why a rendered DOM was read before the page settled (see RenderTruncation); null or absent: it settled. */
-  renderTruncated?: string | null;
-}
+import { snapshotMetaSchema, type SnapshotMeta } from "../snapshot/snapshot-meta";
 
 /** A chunk of the content: `[start, end)` in UTF-16 code units and the SHA-256 of its UTF-8 bytes. */
 export interface ChunkRef {
@@ -155,22 +126,6 @@ const storedManifestSchema = z.object({
   expires_at: z.number(),
   meta: z.string(),
   chunks: z.string(),
-});
-const metaSchema = z.object({
-  url: z.string(),
-  finalUrl: z.string(),
-  redirects: z.array(z.object({ url: z.string(), status: z.number(), location: z.string() })),
-  status: z.number(),
-  contentType: z.string(),
-  charset: z.string(),
-  title: z.string(),
-  extractor: z.enum(["readability", "full", "pdf", "origin-markdown"]).nullable(),
-  truncated: z.boolean().optional(),
-  originTokens: z.number().int().min(0).nullable().optional(),
-  // Snapshots written before `format` existed were Markdown.
-  format: z.enum(["markdown", "text"]).default("markdown"),
-  rendered: z.boolean().optional(),
-  renderTruncated: z.string().nullable().optional(),
 });
 const chunksSchema = z.array(z.tuple([z.number().int().min(0), z.number().int().min(0), hex64]));
 
@@ -307,7 +262,7 @@ function parseManifest(urlKey: string, raw: Record<string, unknown>): SnapshotMa
   let meta: SnapshotMeta;
   let chunks: ChunkRef[];
   try {
-    meta = metaSchema.parse(JSON.parse(s.meta));
+    meta = snapshotMetaSchema.parse(JSON.parse(s.meta));
     chunks = chunksSchema.parse(JSON.parse(s.chunks)).map(([start, end, sha256]) => ({ start, end, sha256 }));
   } catch (cause) {
     throw new SnapshotCorruptError(`snapshot ${s.id}: manifest metadata is undecodable`, { cause });

@@ -7,7 +7,8 @@ import { randomBytes } from "node:crypto";
 import type { Deadline } from "../deadline";
 import { WebgateError } from "../errors";
 import { SnapshotCorruptError, StoreUnavailableError } from "./page-store";
-import type { PageStore, SnapshotManifest, SnapshotMeta } from "./page-store";
+import type { PageStore, SnapshotManifest } from "./page-store";
+import type { SnapshotMeta } from "../snapshot/snapshot-meta";
 import { expiresAtFor, isSnapshotId, newSnapshotId, sha256Hex, toWellFormed } from "./snapshot-layout";
 
 /** The time source (epoch ms); faked in tests. */
@@ -36,17 +37,17 @@ export interface SnapshotHandle {
 
 export type CacheOutcome = "hit" | "miss" | "bypass";
 
-/** What a fetch produced. */
+/** What a fetch produced; a producer may return more (e.g. its origin figures), handed back as `produced`. */
 export interface ProducedPage {
   content: string;
   meta: SnapshotMeta;
 }
 
-export interface CacheGetOptions {
+export interface CacheGetOptions<P extends ProducedPage = ProducedPage> {
   /** A stored snapshot at most this old (seconds) is a hit; 0 forces a fresh fetch. */
   maxAgeS: number;
   /** Fetches and converts the page; called at most once per concurrent miss. */
-  produce: () => Promise<ProducedPage>;
+  produce: () => Promise<P>;
   /**
    * The request's deadline. With it the lease lasts only as long as this request may still run
    * (a winner that dies frees the URL when its own invocation would have ended), waiting for
@@ -57,9 +58,14 @@ export interface CacheGetOptions {
   deadline?: Deadline;
 }
 
-export interface CacheGetResult {
+export interface CacheGetResult<P extends ProducedPage = ProducedPage> {
   cache: CacheOutcome;
   snapshot: SnapshotHandle;
+  /**
+   * What this caller's own `produce` returned, when it ran for this call; absent on a hit and for
+   * a caller that shared another caller's fill (whose producer's figures are that caller's).
+   */
+  produced?: P;
 }
 
 export interface SnapshotCacheDeps {
@@ -120,17 +126,17 @@ export class SnapshotCache {
   }
 
   /** A snapshot of `urlKey`: stored (hit), freshly produced and saved (miss) or produced only (bypass). */
-  async get(urlKey: string, options: CacheGetOptions): Promise<CacheGetResult> {
+  async get<P extends ProducedPage>(urlKey: string, options: CacheGetOptions<P>): Promise<CacheGetResult<P>> {
     // A fill in progress produces the freshest possible snapshot, whatever maxAgeS asks for.
     const running = this.inflight.get(urlKey);
-    if (running !== undefined) return untilDeadline(running, options.deadline);
+    if (running !== undefined) return shared(untilDeadline(running, options.deadline));
     const { seen, storeDown } = await untilDeadline(this.lookup(urlKey), options.deadline);
     if (seen !== undefined && this.isYoungEnough(seen, options.maxAgeS)) {
       return { cache: "hit", snapshot: this.storedHandle(seen) };
     }
     // Single flight inside this instance: whoever comes first fills, the others share its promise.
     const started = this.inflight.get(urlKey);
-    if (started !== undefined) return untilDeadline(started, options.deadline);
+    if (started !== undefined) return shared(untilDeadline(started, options.deadline));
     const fill = this.fill(urlKey, options, seen, storeDown).finally(() => this.inflight.delete(urlKey));
     this.inflight.set(urlKey, fill);
     return fill;
@@ -185,34 +191,34 @@ export class SnapshotCache {
    * logged and refetched with `maxAgeS: 0`, never served) and from a store failing mid-read
    * (bypass). This is the call the fetch service needs.
    */
-  async getPage(
+  async getPage<P extends ProducedPage>(
     urlKey: string,
-    options: CacheGetOptions & { start: number; end: number },
-  ): Promise<{ cache: CacheOutcome; manifest: SnapshotManifest; content: string }> {
+    options: CacheGetOptions<P> & { start: number; end: number },
+  ): Promise<{ cache: CacheOutcome; manifest: SnapshotManifest; content: string; produced?: P }> {
     const first = await this.get(urlKey, options);
     try {
-      return { cache: first.cache, manifest: first.snapshot.manifest, content: await first.snapshot.read(options.start, options.end) };
+      return { cache: first.cache, manifest: first.snapshot.manifest, content: await first.snapshot.read(options.start, options.end), produced: first.produced };
     } catch (error) {
       if (error instanceof SnapshotCorruptError) {
         this.logger.warn("snapshot corrupt; treated as a miss", { urlKey, snapshotId: first.snapshot.manifest.id, error: error.message });
         const again = await this.get(urlKey, { ...options, maxAgeS: 0 });
-        return { cache: again.cache, manifest: again.snapshot.manifest, content: await again.snapshot.read(options.start, options.end) };
+        return { cache: again.cache, manifest: again.snapshot.manifest, content: await again.snapshot.read(options.start, options.end), produced: again.produced };
       }
       if (error instanceof StoreUnavailableError) {
         this.logStoreDown(error, urlKey, "read");
         const bypass = await this.bypass(urlKey, options.produce);
-        return { cache: "bypass", manifest: bypass.snapshot.manifest, content: await bypass.snapshot.read(options.start, options.end) };
+        return { cache: "bypass", manifest: bypass.snapshot.manifest, content: await bypass.snapshot.read(options.start, options.end), produced: bypass.produced };
       }
       throw error;
     }
   }
 
-  private async fill(
+  private async fill<P extends ProducedPage>(
     urlKey: string,
-    options: CacheGetOptions,
+    options: CacheGetOptions<P>,
     seen: SnapshotManifest | undefined,
     storeDown: boolean,
-  ): Promise<CacheGetResult> {
+  ): Promise<CacheGetResult<P>> {
     if (storeDown) return this.bypass(urlKey, options.produce);
     const holder = `${this.instanceId}#${randomBytes(4).toString("hex")}`;
     const { deadline } = options;
@@ -251,12 +257,12 @@ export class SnapshotCache {
     }
   }
 
-  private async produceAndSave(
+  private async produceAndSave<P extends ProducedPage>(
     urlKey: string,
-    produce: () => Promise<ProducedPage>,
+    produce: () => Promise<P>,
     seen: SnapshotManifest | undefined,
     deadline: Deadline | undefined,
-  ): Promise<CacheGetResult> {
+  ): Promise<CacheGetResult<P>> {
     const produced = await produce();
     const content = toWellFormed(produced.content);
     // Ids sort by fetchedAt; within one millisecond the random tail decides. Stepping past the
@@ -265,22 +271,22 @@ export class SnapshotCache {
     if (deadline !== undefined && deadline.remainingMs() < MIN_SAVE_MS) {
       // The page is here but the write would overrun the request: answer it unsaved.
       this.logger.warn("no time left to save the snapshot; answering unsaved", { urlKey, remainingMs: Math.floor(deadline.remainingMs()) });
-      return { cache: "bypass", snapshot: memoryHandle(this.memoryManifest(urlKey, content, produced.meta, fetchedAt), content) };
+      return { cache: "bypass", snapshot: memoryHandle(this.memoryManifest(urlKey, content, produced.meta, fetchedAt), content), produced };
     }
     try {
       const manifest = await this.store.save({ urlKey, content, meta: produced.meta, fetchedAt, ttlSeconds: this.ttlSeconds });
       // Served from memory: no need to read back what was just written.
-      return { cache: "miss", snapshot: memoryHandle(manifest, content) };
+      return { cache: "miss", snapshot: memoryHandle(manifest, content), produced };
     } catch (error) {
       this.absorb(error, urlKey, "save");
-      return { cache: "bypass", snapshot: memoryHandle(this.memoryManifest(urlKey, content, produced.meta, fetchedAt), content) };
+      return { cache: "bypass", snapshot: memoryHandle(this.memoryManifest(urlKey, content, produced.meta, fetchedAt), content), produced };
     }
   }
 
-  private async bypass(urlKey: string, produce: () => Promise<ProducedPage>): Promise<CacheGetResult> {
+  private async bypass<P extends ProducedPage>(urlKey: string, produce: () => Promise<P>): Promise<CacheGetResult<P>> {
     const produced = await produce();
     const content = toWellFormed(produced.content);
-    return { cache: "bypass", snapshot: memoryHandle(this.memoryManifest(urlKey, content, produced.meta, this.clock.now()), content) };
+    return { cache: "bypass", snapshot: memoryHandle(this.memoryManifest(urlKey, content, produced.meta, this.clock.now()), content), produced };
   }
 
   /** The latest manifest if it appeared after our lookup or is young enough; store errors propagate. */
@@ -389,6 +395,12 @@ function untilDeadline<T>(promise: Promise<T>, deadline: Deadline | undefined): 
       },
     );
   });
+}
+
+/** Another caller's fill, as a caller that shared it sees it: without that caller's `produced`. */
+async function shared<P extends ProducedPage>(fill: Promise<CacheGetResult>): Promise<CacheGetResult<P>> {
+  const { cache, snapshot } = await fill;
+  return { cache, snapshot };
 }
 
 function deadlineError(): WebgateError {

@@ -4,9 +4,10 @@ import { type LightElement, parseLightDocument } from "./light-dom";
 import { neutralizeBoundaryMarkers, unescapeNeutralizedMarkers } from "./neutralize";
 import { lightTreeToText } from "./plain-text";
 import { createTurndownService } from "./turndown-setup";
+import type { Extractor, OutputFormat } from "../snapshot/snapshot-meta";
 
 /** The output formats of /fetch for HTML: Markdown, or plain text without any Markdown syntax. */
-export type OutputFormat = "markdown" | "text";
+export type { OutputFormat };
 
 /** Result of converting one HTML document. */
 export interface MarkdownResult {
@@ -15,7 +16,7 @@ export interface MarkdownResult {
   /** The `<title>` text, entities decoded, whitespace collapsed, boundary markers neutralized. */
   title: string;
   /** "readability" when an article was extracted (the name predates webgate's own extractor), "full" for the whole page. */
-  extractor: "readability" | "full";
+  extractor: Extract<Extractor, "readability" | "full">;
 }
 
 export interface HtmlToMarkdownOptions {

@@ -6,6 +6,7 @@ import { htmlToMarkdown, type MarkdownResult, type OutputFormat } from "./html-t
 import { neutralizeBoundaryMarkers } from "./neutralize";
 import { markdownToText } from "./markdown-text";
 import { looksLikeHtmlDocument, markdownTitle } from "./origin-markdown";
+import type { Extractor } from "../snapshot/snapshot-meta";
 
 export interface RenderInput {
   body: Uint8Array;
@@ -30,7 +31,7 @@ export interface RenderedDocument {
   /** The media type used (sniffed when the response gave none). */
   contentType: string;
   /** Which HTML extractor ran, `origin-markdown` for Markdown the site served, `pdf`; null for other bodies. */
-  extractor: "readability" | "full" | "pdf" | "origin-markdown" | null;
+  extractor: Extractor | null;
 }
 
 /**

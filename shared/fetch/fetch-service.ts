@@ -5,14 +5,15 @@
 import { createDeadline, type Deadline } from "../deadline";
 import { WebgateError, isWebgateError } from "../errors";
 import type { SnapshotCache, Clock } from "../cache/snapshot-cache";
-import type { SnapshotManifest, SnapshotMeta } from "../cache/page-store";
+import type { SnapshotManifest } from "../cache/page-store";
+import type { SnapshotMeta } from "../snapshot/snapshot-meta";
 import { cacheKeyFor } from "../cache/cache-key";
-import { paginate } from "../content/paginate";
+import { pageWindow, paginateWindow } from "../content/paginate";
 import { parseContentType } from "../content/decode";
 import { parseMarkdownTokens } from "../content/origin-markdown";
 import { isPdf, renderPdfDocument } from "../content/pdf";
 import { renderDocument } from "../content/render";
-import { checkUrl } from "../guard/url-policy";
+import { checkUrl, type CheckedUrl } from "../guard/url-policy";
 import { findUrlSecret, type UrlSecretKind } from "../guard/url-secret";
 import type { GuardPolicy } from "../guard/policy";
 import type { GuardedClient } from "../guard/guarded-get";
@@ -82,35 +83,28 @@ export async function fetchPage(request: FetchRequest, deps: FetchServiceDeps): 
   // key plain fetches always had).
   const renderKey = request.render === "never" ? "" : `:render-${request.render}`;
   const urlKey = cacheKeyFor(url, `${request.main_content ? "main" : "full"}:${request.format}:v${CONVERSION_VERSION}${renderKey}`);
-  let origin: { ms: number; bytes: number } | undefined;
-  const produce = async () => {
-    const produced = await produceSnapshot(url, request.main_content, request.format, request.render, deps);
-    origin = produced.origin;
-    return { content: produced.content, meta: produced.meta };
-  };
-  // One character either side of the page lets paging see whether the page would start or end
-  // inside a surrogate pair (a start on the low half moves back to the whole character).
-  const readStart = Math.max(0, request.start - 1);
-  const readEnd = request.start + request.max_chars + 1;
+  const produce = () => produceSnapshot(url, request.main_content, request.format, request.render, deps);
+  // Only the window around the page is read from the store (see pageWindow).
+  const range = pageWindow(request.start, request.max_chars);
 
   let cache: FetchResponse["cache"];
   let manifest: SnapshotManifest;
   let slice: string;
+  // The origin figures of this request's own fetch; none for a stored snapshot or a shared fill.
+  let origin: Produced["origin"] | undefined;
   if (request.snapshot_id !== undefined) {
     const handle = await deps.cache.getById(urlKey, request.snapshot_id);
     manifest = handle.manifest;
-    checkStart(request.start, manifest.totalChars);
-    slice = await handle.read(readStart, readEnd);
+    slice = await handle.read(range.start, range.end);
     cache = "hit";
   } else {
-    const got = await deps.cache.getPage(urlKey, { maxAgeS: request.max_age, produce, start: readStart, end: readEnd, deadline: deps.deadline });
+    const got = await deps.cache.getPage(urlKey, { maxAgeS: request.max_age, produce, start: range.start, end: range.end, deadline: deps.deadline });
     ({ cache, manifest, content: slice } = got);
-    checkStart(request.start, manifest.totalChars);
+    origin = got.produced?.origin;
   }
 
-  const page = paginate(slice, request.start - readStart, request.max_chars);
-  const start = readStart + page.start;
-  const end = readStart + page.end;
+  const page = paginateWindow({ text: slice, offset: range.start, totalChars: manifest.totalChars }, request.start, request.max_chars);
+  const { start, end } = page;
   const meta = manifest.meta;
   const now = deps.clock.now();
   const body: FetchResponse = {
@@ -128,7 +122,7 @@ export async function fetchPage(request: FetchRequest, deps: FetchServiceDeps): 
     total_chars: manifest.totalChars,
     start,
     end,
-    next_start: end < manifest.totalChars ? end : null,
+    next_start: page.nextStart,
     content: page.content,
     rendered: meta.rendered ?? false,
     snapshot: {
@@ -153,18 +147,10 @@ export async function fetchPage(request: FetchRequest, deps: FetchServiceDeps): 
   };
 }
 
-function checkStart(start: number, total: number): void {
-  if (start > total) {
-    throw new WebgateError("invalid_request", `Field "start": ${start} is beyond the end of the content (total_chars ${total}).`, {
-      details: { field: "start", total_chars: total },
-    });
-  }
-}
-
 type Produced = { content: string; meta: SnapshotMeta; origin: { ms: number; bytes: number } };
 type Format = FetchRequest["format"];
 
-async function produceSnapshot(url: URL, mainContent: boolean, format: Format, render: RenderMode, deps: FetchServiceDeps): Promise<Produced> {
+async function produceSnapshot(url: CheckedUrl, mainContent: boolean, format: Format, render: RenderMode, deps: FetchServiceDeps): Promise<Produced> {
   if (render === "always") return renderedSnapshot(url, mainContent, format, deps);
   try {
     return await plainSnapshot(url, mainContent, format, deps);
@@ -190,7 +176,7 @@ function checkStatus(status: number): void {
 }
 
 /** The page as the browser built it, through the same conversion as fetched HTML. */
-async function renderedSnapshot(url: URL, mainContent: boolean, format: Format, deps: FetchServiceDeps): Promise<Produced> {
+async function renderedSnapshot(url: CheckedUrl, mainContent: boolean, format: Format, deps: FetchServiceDeps): Promise<Produced> {
   // The render gets what the request's deadline has left, less the same reserve a fetch keeps.
   const left = deps.deadline?.remainingMs();
   const page = await deps.render(url.href, left === undefined ? undefined : left - Math.min(POST_FETCH_RESERVE_MS, left / 4));
@@ -217,7 +203,7 @@ async function renderedSnapshot(url: URL, mainContent: boolean, format: Format, 
   };
 }
 
-async function plainSnapshot(url: URL, mainContent: boolean, format: Format, deps: FetchServiceDeps): Promise<Produced> {
+async function plainSnapshot(url: CheckedUrl, mainContent: boolean, format: Format, deps: FetchServiceDeps): Promise<Produced> {
   const { deadline } = deps;
   const started = performance.now();
   // Time left for the origin side: the fetch limit, and the request's deadline less the reserve
@@ -230,7 +216,8 @@ async function plainSnapshot(url: URL, mainContent: boolean, format: Format, dep
   const origin = createDeadline(remainingMs(), deadline === undefined ? {} : { signal: deadline.signal });
   let response;
   try {
-    response = await deps.guarded.get(url.href, {
+    // The URL as checked above: the guarded client does not check it a second time.
+    response = await deps.guarded.get(url, {
       signal: origin.signal,
       // The URL and every redirect hop (another host's too) are checked against their host's
       // robots.txt before they are requested, after the guard accepted them.

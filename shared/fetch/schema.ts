@@ -4,6 +4,7 @@
  * accept exactly the same requests.
  */
 import * as z from "zod";
+import { OUTPUT_FORMATS, extractorSchema, redirectHopSchema } from "../snapshot/snapshot-meta";
 
 export const FETCH_LIMITS = {
   maxCharsMin: 1_000,
@@ -39,7 +40,7 @@ export const fetchRequestSchema = z.strictObject({
     .optional(),
   main_content: z.boolean({ error: "must be true or false" }).default(true),
   format: z
-    .enum(["markdown", "text"], { error: 'must be "markdown" or "text"' })
+    .enum(OUTPUT_FORMATS, { error: 'must be "markdown" or "text"' })
     .default("markdown")
     .describe('How HTML is written: "markdown", or "text" (plain text: no Markdown syntax, link text without targets, no images, list items and table cells as lines, paragraphs separated by a blank line). Other content types pass through as they are.'),
   render: z
@@ -69,28 +70,25 @@ export function fromQuery(query: Record<string, string>): Record<string, unknown
   return out;
 }
 
-const redirectHopSchema = z.object({
-  url: z.string().describe("The URL that answered with a redirect."),
+const redirectHopResponseSchema = redirectHopSchema.extend({
   status: z.number().int().min(300).max(399).describe("Its redirect status (301, 302, 303, 307 or 308)."),
-  location: z.string().describe("Where it pointed, resolved against `url`."),
 });
 
 /** The 200 answer of /fetch. The OpenAPI document is generated from this schema. */
 export const fetchResponseSchema = z.strictObject({
   url: z.string().describe("The requested URL as the guard normalized it (http upgraded to https, fragment dropped)."),
   final_url: z.string().describe("The URL the content came from, after redirects."),
-  redirects: z.array(redirectHopSchema).describe("Every redirect followed, in order."),
+  redirects: z.array(redirectHopResponseSchema).describe("Every redirect followed, in order."),
   status: z.number().int().min(200).max(299).describe("The origin's HTTP status for the final URL (2xx: other statuses are errors)."),
   content_type: z.string().describe("The media type the content was read as."),
   charset: z.string().describe("The WHATWG encoding used to decode the body."),
   title: z.string().describe("The page title (HTML `<title>`), or empty."),
-  extractor: z
-    .enum(["readability", "full", "pdf", "origin-markdown"])
+  extractor: extractorSchema
     .nullable()
     .describe("How the content was made: HTML as the extracted article (`readability`) or the whole page (`full`), a PDF's text (`pdf`), Markdown the site served itself (`origin-markdown`), or null for other text."),
   truncated: z.boolean().describe("True when a limit cut the content: a PDF longer than `WEBGATE_PDF_MAX_PAGES` gives its first pages."),
   origin_tokens: z.number().int().min(0).nullable().describe("The site's own token count of a Markdown answer (its `x-markdown-tokens` header), else null."),
-  format: z.enum(["markdown", "text"]).describe("The format the snapshot was written in (the request's `format`); a snapshot belongs to its url, main_content and format."),
+  format: z.enum(OUTPUT_FORMATS).describe("The format the snapshot was written in (the request's `format`); a snapshot belongs to its url, main_content and format."),
   total_chars: z.number().int().min(0).describe("Length of the whole snapshot content in UTF-16 code units."),
   start: z.number().int().min(0),
   end: z.number().int().min(0),

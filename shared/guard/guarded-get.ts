@@ -9,10 +9,11 @@
  */
 import { WebgateError, isWebgateError } from "../errors";
 import type { HttpClient } from "../http/types";
+import type { RedirectHop } from "../snapshot/snapshot-meta";
 import type { Resolver } from "./dns-resolver";
 import { resolveChecked } from "./guarded-lookup";
 import { resolvePolicy, type GuardPolicy } from "./policy";
-import { bareHostname, checkUrl, refuseWrittenUserinfo } from "./url-policy";
+import { bareHostname, checkUrl, isCheckedUnder, refuseWrittenUserinfo, type CheckedUrl } from "./url-policy";
 
 export const WEBGATE_USER_AGENT = "webgate/0.1 (guarded web reader for AI agents)";
 
@@ -43,13 +44,8 @@ export const DEFAULT_GUARD_LIMITS: GuardLimits = {
   maxRedirects: 5,
 };
 
-export interface RedirectHop {
-  /** The URL that answered with a redirect. */
-  url: string;
-  status: number;
-  /** Where it pointed, resolved against `url` (before the URL policy normalized it). */
-  location: string;
-}
+/** One redirect followed; `location` is resolved against `url`, before the URL policy normalized it. */
+export type { RedirectHop };
 
 export interface GuardedResponse {
   /** The requested URL after the URL policy normalized it. */
@@ -74,7 +70,11 @@ export interface GuardedGetOptions {
 }
 
 export interface GuardedClient {
-  get(input: string, options?: GuardedGetOptions): Promise<GuardedResponse>;
+  /**
+   * GETs `input`: a string is checked by the URL policy first; a {@link CheckedUrl} the caller
+   * already checked under this client's policy (and has not changed) is not checked twice.
+   */
+  get(input: string | CheckedUrl, options?: GuardedGetOptions): Promise<GuardedResponse>;
 }
 
 export interface GuardedClientDeps {
@@ -92,7 +92,7 @@ export function createGuardedClient(deps: GuardedClientDeps): GuardedClient {
   return {
     async get(input, options = {}) {
       const started = performance.now();
-      let url = checkUrl(input, policy);
+      let url = typeof input !== "string" && isCheckedUnder(input, policy) ? input : checkUrl(typeof input === "string" ? input : input.href, policy);
       const requested = url.href;
       const deadline = AbortSignal.timeout(limits.timeoutMs);
       const signal = options.signal ? AbortSignal.any([deadline, options.signal]) : deadline;
@@ -139,13 +139,13 @@ export function createGuardedClient(deps: GuardedClientDeps): GuardedClient {
 }
 
 function nextHop(
-  current: URL,
+  current: CheckedUrl,
   status: number,
   location: string | undefined,
   redirects: RedirectHop[],
   maxRedirects: number,
   policy: GuardPolicy,
-): URL {
+): CheckedUrl {
   if (location === undefined || location.trim() === "") {
     throw new WebgateError("redirect_without_location", `The origin answered ${status} without a Location header.`, {
       details: { upstream_status: status },

@@ -13,6 +13,28 @@ const HOST_NAME_CHARS = /^[a-z0-9_.-]+$/;
 // WHATWG serializes every IPv4 host as four decimal parts; a name can never look like this.
 const IPV4_HOST = /^\d+\.\d+\.\d+\.\d+$/;
 
+declare const CHECKED: unique symbol;
+
+/**
+ * A URL that {@link checkUrl} accepted and normalized. Only checkUrl makes one (the brand exists
+ * in the type alone), and it is read-only, so code holding one cannot point it elsewhere without
+ * the compiler noticing; a client that dials it still confirms it with {@link isCheckedUnder}.
+ */
+export type CheckedUrl = Readonly<URL> & { readonly [CHECKED]: true };
+
+// What each checked URL looked like when it was checked, and under which policy: a URL changed
+// since, or checked under another policy, is checked again before anything dials it.
+const checkedUrls = new WeakMap<object, { policy: GuardPolicy; href: string }>();
+
+/**
+ * Whether `url` is exactly as {@link checkUrl} returned it under `policy` (a resolved policy, as
+ * the guarded client holds): then checking it again would give the same answer.
+ */
+export function isCheckedUnder(url: CheckedUrl, policy: GuardPolicy): boolean {
+  const checked = checkedUrls.get(url);
+  return checked !== undefined && checked.policy === policy && checked.href === url.href;
+}
+
 /**
  * Checks and normalizes a caller-supplied URL without touching the network.
  *
@@ -27,7 +49,7 @@ const IPV4_HOST = /^\d+\.\d+\.\d+\.\d+$/;
  *   the address.
  * @throws ConfigError when `policy` itself is invalid (see resolvePolicy).
  */
-export function checkUrl(input: string, policy?: Partial<GuardPolicy>): URL {
+export function checkUrl(input: string, policy?: Partial<GuardPolicy>): CheckedUrl {
   const resolved = resolvePolicy(policy);
   // Plain JavaScript callers (and parsed JSON) can hand over anything; refuse it as malformed.
   if (typeof input !== "string") throw new WebgateError("url_not_allowed", "The URL must be a string.", { logReason: "not-a-string" });
@@ -89,7 +111,8 @@ export function checkUrl(input: string, policy?: Partial<GuardPolicy>): URL {
   if (url.protocol === "http:" && !loopbackTarget) url.protocol = "https:";
   // Percent-encoding can make the normalized URL longer than the input.
   if (url.href.length > resolved.maxUrlLength) throw tooLong(resolved.maxUrlLength);
-  return url;
+  checkedUrls.set(url, { policy: resolved, href: url.href });
+  return url as CheckedUrl;
 }
 
 function credentialsRefused(): WebgateError {

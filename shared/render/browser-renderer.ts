@@ -16,13 +16,14 @@
  */
 import { TargetType, type Browser, type BrowserContext, type CDPSession, type HTTPRequest, type HTTPResponse, type Page } from "puppeteer-core";
 import { WebgateError, isWebgateError } from "../errors";
-import { WEBGATE_USER_AGENT, type RedirectHop } from "../guard/guarded-get";
+import { WEBGATE_USER_AGENT } from "../guard/guarded-get";
 import type { GuardPolicy } from "../guard/policy";
 import type { Resolver } from "../guard/dns-resolver";
 import type { Dialer } from "../http/types";
 import type { BrowserPool } from "./browser-pool";
 import { authorityOf, startGuardedProxy, type GuardedProxy } from "./guarded-proxy";
 import type { RenderRequest, RenderTruncation, RenderedPage, Renderer } from "./renderer";
+import type { RedirectHop } from "../snapshot/snapshot-meta";
 
 export interface RenderLimits {
   /** Each DNS lookup and upstream connect of the proxy. */

@@ -7,7 +7,7 @@
 import { gunzipSync, gzipSync } from "node:zlib";
 import * as z from "zod";
 import { ERROR_TABLE, WebgateError, isWebgateError, type ErrorCode } from "../errors";
-import type { RedirectHop } from "../guard/guarded-get";
+import { redirectHopSchema, type RedirectHop } from "../snapshot/snapshot-meta";
 
 export interface RenderRequest {
   /** A URL the URL policy has already normalized (the renderer checks it again in its proxy). */
@@ -64,11 +64,10 @@ export function unavailableRenderer(message: string): Renderer {
 
 // The render function's payload. The DOM travels gzipped and base64-encoded: Lambda's response
 // limit is 6 MB, and a 5 MB page written as a JSON string could exceed it.
-const redirectSchema = z.object({ url: z.string(), status: z.number().int(), location: z.string() });
 const pageSchema = z.object({
   url: z.string(),
   finalUrl: z.string(),
-  redirects: z.array(redirectSchema),
+  redirects: z.array(redirectHopSchema),
   status: z.number().int(),
   contentType: z.string(),
   bodyGzipBase64: z.string(),

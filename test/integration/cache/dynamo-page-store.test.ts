@@ -3,7 +3,7 @@ import { DeleteItemCommand, GetItemCommand, QueryCommand, UpdateItemCommand } fr
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { DynamoPageStore } from "../../../shared/cache/dynamo-page-store";
 import { SnapshotCorruptError, StoreUnavailableError } from "../../../shared/cache/page-store";
-import type { SnapshotMeta } from "../../../shared/cache/page-store";
+import type { SnapshotMeta } from "../../../shared/snapshot/snapshot-meta";
 import { sha256Hex } from "../../../shared/cache/snapshot-layout";
 import { createTestTable, recordingClient, startTestDynamo } from "../../helpers/dynalite";
 import type { LocalDynamo } from "../../helpers/dynalite";

@@ -6,7 +6,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createDynamoClient } from "../../../shared/cache/dynamo-client";
 import { DynamoPageStore } from "../../../shared/cache/dynamo-page-store";
 import { SnapshotCorruptError } from "../../../shared/cache/page-store";
-import type { PageStore, SnapshotMeta } from "../../../shared/cache/page-store";
+import type { PageStore } from "../../../shared/cache/page-store";
+import type { SnapshotMeta } from "../../../shared/snapshot/snapshot-meta";
 import { SnapshotCache } from "../../../shared/cache/snapshot-cache";
 import type { CacheLogger, ProducedPage } from "../../../shared/cache/snapshot-cache";
 import { sha256Hex } from "../../../shared/cache/snapshot-layout";
@@ -166,6 +167,24 @@ describe("SnapshotCache: single flight", () => {
     expect(p.calls).toBe(1);
     expect(new Set(results.map((r) => r.snapshot.manifest.id)).size).toBe(1);
     for (const r of results) expect(await r.snapshot.read(0, 10)).toBe(CONTENT.slice(0, 10));
+  });
+
+  it("hands what produce returned to the caller whose produce ran, and to none of the callers that shared its fill", async () => {
+    const cache = cacheOn(store);
+    let calls = 0;
+    const produce = async () => {
+      calls += 1;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      return { content: CONTENT, meta: META, origin: { ms: 7, bytes: 1234 } };
+    };
+    const results = await Promise.all(Array.from({ length: 5 }, () => cache.get("k", { maxAgeS: 600, produce })));
+    expect(calls).toBe(1);
+    expect(results.map((r) => r.produced?.origin)).toEqual([{ ms: 7, bytes: 1234 }, undefined, undefined, undefined, undefined]);
+    const hit = await cache.getPage("k", { maxAgeS: 600, produce, start: 0, end: 10 });
+    expect(hit).toMatchObject({ cache: "hit", content: CONTENT.slice(0, 10) });
+    expect(hit.produced).toBeUndefined();
+    const fresh = await cache.getPage("k", { maxAgeS: 0, produce, start: 0, end: 10 });
+    expect(fresh).toMatchObject({ cache: "miss", produced: { origin: { ms: 7, bytes: 1234 } } });
   });
 
   it("two instances on one table, 20 concurrent misses each, make one produce call", async () => {

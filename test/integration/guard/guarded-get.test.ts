@@ -1,6 +1,8 @@
 import type http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createGuardedClient, ORIGIN_REQUEST_HEADERS, type GuardedClient } from "../../../shared/guard/guarded-get";
+import { DEFAULT_GUARD_POLICY } from "../../../shared/guard/policy";
+import { checkUrl, isCheckedUnder, type CheckedUrl } from "../../../shared/guard/url-policy";
 import { createHttpClient } from "../../../shared/http/http-client";
 import type { Resolver } from "../../../shared/guard/dns-resolver";
 import { FakeResolver } from "../../helpers/fake-resolver";
@@ -259,5 +261,42 @@ describe("guarded GET", () => {
     const pending = guarded.get("https://example.com/slow", { signal: controller.signal });
     controller.abort();
     expect((await failure(pending)).code).toBe("upstream_timeout");
+  });
+});
+
+describe("guarded GET of a checked URL", () => {
+  it("fetches a URL checked under its own policy as it was checked", async () => {
+    reset({ "https://example.com/checked?q=1": { status: 200 } });
+    const url = checkUrl("HTTP://Example.COM./checked?q=1#part");
+    expect(isCheckedUnder(url, DEFAULT_GUARD_POLICY)).toBe(true);
+    const { guarded, dialer } = client(FakeResolver.answering(["93.184.216.34"]));
+    const res = await guarded.get(url);
+    expect(res).toMatchObject({ status: 200, url: "https://example.com/checked?q=1", finalUrl: "https://example.com/checked?q=1" });
+    expect(dialer.dialedAddresses).toEqual(["93.184.216.34"]);
+  });
+
+  it("checks a checked URL again once it was changed, and refuses what the change let in", async () => {
+    const url = checkUrl("https://example.com/");
+    // Only a cast gets past the read-only type: the run-time record still sees the change.
+    (url as URL).hostname = "169.254.169.254";
+    expect(isCheckedUnder(url, DEFAULT_GUARD_POLICY)).toBe(false);
+    const resolver = FakeResolver.answering(["93.184.216.34"]);
+    const { guarded, dialer } = client(resolver);
+    expect((await failure(guarded.get(url))).code).toBe("address_not_allowed");
+    expect(dialer.dials).toHaveLength(0);
+    expect(resolver.calls).toHaveLength(0);
+  });
+
+  it("checks a URL checked under another policy again under its own", async () => {
+    const url = checkUrl("http://localhost:8080/", { allowLocalhost: true });
+    expect(isCheckedUnder(url, DEFAULT_GUARD_POLICY)).toBe(false);
+    const { guarded, dialer } = client(FakeResolver.answering(["127.0.0.1"]));
+    expect((await failure(guarded.get(url))).code).toBe("host_not_allowed");
+    expect(dialer.dials).toHaveLength(0);
+  });
+
+  it("never takes a URL that checkUrl did not return for a checked one", () => {
+    const forged = new URL("https://example.com/") as unknown as CheckedUrl;
+    expect(isCheckedUnder(forged, DEFAULT_GUARD_POLICY)).toBe(false);
   });
 });

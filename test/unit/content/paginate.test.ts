@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { paginate } from "../../../shared/content/paginate";
+import { pageWindow, paginate, paginateWindow } from "../../../shared/content/paginate";
 import { WebgateError } from "../../../shared/errors";
 
 function allPages(content: string, maxChars: number): string[] {
@@ -35,8 +35,8 @@ describe("paginate", () => {
       expect(e).toBeInstanceOf(WebgateError);
       const err = e as WebgateError;
       expect(err.code).toBe("invalid_request");
-      expect(err.message).toBe("start (4) is beyond total_chars (3)");
-      expect(err.details).toEqual({ field: "start" });
+      expect(err.message).toBe('Field "start": 4 is beyond the end of the content (total_chars 3).');
+      expect(err.details).toEqual({ field: "start", total_chars: 3 });
     }
   });
 
@@ -90,6 +90,36 @@ describe("paginate", () => {
         for (const page of allPages(content, max)) expect(page.length).toBeLessThanOrEqual(Math.max(max, 2));
       }),
       { numRuns: 500 },
+    );
+  });
+
+  it("reads only the window around the page: one code unit either side", () => {
+    expect(pageWindow(0, 10)).toEqual({ start: 0, end: 11 });
+    expect(pageWindow(5, 10)).toEqual({ start: 4, end: 16 });
+  });
+
+  it("a page cut from its window is the page cut from the whole content (property)", () => {
+    fc.assert(
+      fc.property(
+        fc.string({ unit: fc.oneof(fc.constantFrom("a", "😀", "𝄞", "\ud800", "\udfff")), maxLength: 120 }),
+        fc.nat(130),
+        fc.integer({ min: 1, max: 40 }),
+        (content, rawStart, max) => {
+          const start = Math.min(rawStart, content.length);
+          const range = pageWindow(start, max);
+          // What a store read of [range.start, range.end) returns: clamped to the content.
+          const offset = Math.min(range.start, content.length);
+          const text = content.slice(offset, Math.min(range.end, content.length));
+          expect(paginateWindow({ text, offset, totalChars: content.length }, start, max)).toEqual(paginate(content, start, max));
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
+  it("a start beyond a window's content is refused with the whole content's length", () => {
+    expect(() => paginateWindow({ text: "", offset: 9, totalChars: 9 }, 10, 1000)).toThrow(
+      expect.objectContaining({ code: "invalid_request", details: { field: "start", total_chars: 9 } }),
     );
   });
 });

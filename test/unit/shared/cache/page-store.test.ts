@@ -5,7 +5,8 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { BasePageStore, SnapshotCorruptError, StoreUnavailableError, type SnapshotMeta, type StoredChunk, type StoredManifest } from "../../../../shared/cache/page-store";
+import { BasePageStore, SnapshotCorruptError, StoreUnavailableError, type StoredChunk, type StoredManifest } from "../../../../shared/cache/page-store";
+import type { SnapshotMeta } from "../../../../shared/snapshot/snapshot-meta";
 
 const META: SnapshotMeta = {
   url: "https://example.com/a",
