@@ -12,7 +12,7 @@ import { createLocalRenderer, type LocalRenderer } from "../../shared/render/loc
 import { systemResolver } from "../../shared/guard/guarded-lookup";
 import { createSearchHandler } from "../../shared/search/search-route";
 import { createSecretsManagerClient } from "../../shared/secrets/secrets-manager-client";
-import type { Clock } from "../../shared/cache/snapshot-cache";
+import type { Clock } from "../../shared/clock";
 import type { Resolver } from "../../shared/guard/dns-resolver";
 import type { Dialer } from "../../shared/http/types";
 import { createPowertoolsTelemetry, type Telemetry } from "../../shared/observability/telemetry";

@@ -1,39 +1,21 @@
 /**
- * The cache policy above the page store: hits by age, single-flight misses (in-instance and across
- * instances through a lease), and bypass when the store is down. Depends only on the
- * {@link PageStore} interface, a {@link Clock} and a {@link CacheLogger}.
+ * The cache policy above the page store: hits by age, misses produced once (single flight in
+ * this instance, see single-flight.ts, and across instances through the store's lease, see
+ * fetch-lease.ts), and bypass when the store is down. Depends only on the {@link PageStore}
+ * interface, a {@link Clock} and a {@link CacheLogger}.
  */
 import { randomBytes } from "node:crypto";
+import type { Clock } from "../clock";
 import type { Deadline } from "../deadline";
 import { WebgateError } from "../errors";
+import type { SnapshotMeta } from "../snapshot/snapshot-meta";
+import { logStoreDown, type CacheLogger } from "./cache-logger";
+import { FetchLease, type LeaseOutcome } from "./fetch-lease";
 import { SnapshotCorruptError, StoreUnavailableError } from "./page-store";
 import type { PageStore, SnapshotManifest } from "./page-store";
-import type { SnapshotMeta } from "../snapshot/snapshot-meta";
-import { expiresAtFor, isSnapshotId, newSnapshotId, sha256Hex, toWellFormed } from "./snapshot-layout";
-
-/** The time source (epoch ms); faked in tests. */
-export interface Clock {
-  now(): number;
-}
-
-/**
- * The few log calls the cache makes; the Powertools Logger fits. Fields never hold content, a
- * URL or a query string: only the hashed URL key, snapshot ids and failure reasons.
- */
-export interface CacheLogger {
-  warn(message: string, fields: Record<string, string | number | boolean>): void;
-}
-
-/** A snapshot to read pages from. */
-export interface SnapshotHandle {
-  manifest: SnapshotManifest;
-  /**
-   * The content in `[start, end)`, clamped to the content. A stored snapshot whose chunks turn out
-   * missing or corrupt throws {@link SnapshotCorruptError} (never wrong content); the caller then
-   * calls `get()` again with `maxAgeS: 0`, which {@link SnapshotCache.getPage} does for it.
-   */
-  read(start: number, end: number): Promise<string>;
-}
+import { SingleFlight, untilDeadline } from "./single-flight";
+import { memoryHandle, savedHandle, storedHandle, type SnapshotHandle } from "./snapshot-handle";
+import { isSnapshotId, toWellFormed } from "./snapshot-layout";
 
 export type CacheOutcome = "hit" | "miss" | "bypass";
 
@@ -107,39 +89,39 @@ export class SnapshotCache {
   private readonly clock: Clock;
   private readonly logger: CacheLogger;
   private readonly ttlSeconds: number;
-  private readonly leaseMs: number;
-  private readonly waitPollMs: number;
-  private readonly instanceId: string;
-  private readonly sleep: (ms: number) => Promise<void>;
-  private readonly inflight = new Map<string, Promise<CacheGetResult>>();
-  private readonly lookups = new Map<string, Promise<{ seen: SnapshotManifest | undefined; storeDown: boolean }>>();
+  private readonly lease: FetchLease;
+  private readonly fills = new SingleFlight<CacheGetResult>();
+  private readonly lookups = new SingleFlight<{ seen: SnapshotManifest | undefined; storeDown: boolean }>();
 
   constructor(deps: SnapshotCacheDeps) {
     this.store = deps.store;
     this.clock = deps.clock;
     this.logger = deps.logger;
     this.ttlSeconds = deps.ttlSeconds;
-    this.leaseMs = deps.leaseMs;
-    this.waitPollMs = Math.max(1, deps.waitPollMs ?? DEFAULT_WAIT_POLL_MS);
-    this.instanceId = deps.instanceId ?? randomBytes(6).toString("hex");
-    this.sleep = deps.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+    this.lease = new FetchLease({
+      store: deps.store,
+      clock: deps.clock,
+      logger: deps.logger,
+      leaseMs: deps.leaseMs,
+      waitPollMs: Math.max(1, deps.waitPollMs ?? DEFAULT_WAIT_POLL_MS),
+      instanceId: deps.instanceId ?? randomBytes(6).toString("hex"),
+      sleep: deps.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
+    });
   }
 
   /** A snapshot of `urlKey`: stored (hit), freshly produced and saved (miss) or produced only (bypass). */
   async get<P extends ProducedPage>(urlKey: string, options: CacheGetOptions<P>): Promise<CacheGetResult<P>> {
     // A fill in progress produces the freshest possible snapshot, whatever maxAgeS asks for.
-    const running = this.inflight.get(urlKey);
+    const running = this.fills.current(urlKey);
     if (running !== undefined) return shared(untilDeadline(running, options.deadline));
     const { seen, storeDown } = await untilDeadline(this.lookup(urlKey), options.deadline);
     if (seen !== undefined && this.isYoungEnough(seen, options.maxAgeS)) {
-      return { cache: "hit", snapshot: this.storedHandle(seen) };
+      return { cache: "hit", snapshot: storedHandle(this.store, seen) };
     }
     // Single flight inside this instance: whoever comes first fills, the others share its promise.
-    const started = this.inflight.get(urlKey);
+    const started = this.fills.current(urlKey);
     if (started !== undefined) return shared(untilDeadline(started, options.deadline));
-    const fill = this.fill(urlKey, options, seen, storeDown).finally(() => this.inflight.delete(urlKey));
-    this.inflight.set(urlKey, fill);
-    return fill;
+    return this.fills.begin(urlKey, this.fill(urlKey, options, seen, storeDown));
   }
 
   /**
@@ -148,15 +130,12 @@ export class SnapshotCache {
    * another's fill because their lookups failed at different times).
    */
   private lookup(urlKey: string): Promise<{ seen: SnapshotManifest | undefined; storeDown: boolean }> {
-    const running = this.lookups.get(urlKey);
-    if (running !== undefined) return running;
-    const lookup = this.store.findLatest(urlKey, this.clock.now()).then(
-      (seen) => ({ seen, storeDown: false }),
-      (error: unknown) => ({ seen: undefined, storeDown: this.absorb(error, urlKey, "lookup") }),
+    return this.lookups.run(urlKey, () =>
+      this.store.findLatest(urlKey, this.clock.now()).then(
+        (seen) => ({ seen, storeDown: false }),
+        (error: unknown) => ({ seen: undefined, storeDown: this.absorb(error, urlKey, "lookup") }),
+      ),
     );
-    const shared = lookup.finally(() => this.lookups.delete(urlKey));
-    this.lookups.set(urlKey, shared);
-    return shared;
   }
 
   /**
@@ -205,7 +184,7 @@ export class SnapshotCache {
         return { cache: again.cache, manifest: again.snapshot.manifest, content: await again.snapshot.read(options.start, options.end), produced: again.produced };
       }
       if (error instanceof StoreUnavailableError) {
-        this.logStoreDown(error, urlKey, "read");
+        logStoreDown(this.logger, error, urlKey, "read");
         const bypass = await this.bypass(urlKey, options.produce);
         return { cache: "bypass", manifest: bypass.snapshot.manifest, content: await bypass.snapshot.read(options.start, options.end), produced: bypass.produced };
       }
@@ -220,40 +199,18 @@ export class SnapshotCache {
     storeDown: boolean,
   ): Promise<CacheGetResult<P>> {
     if (storeDown) return this.bypass(urlKey, options.produce);
-    const holder = `${this.instanceId}#${randomBytes(4).toString("hex")}`;
-    const { deadline } = options;
-    // The lease never outlives the request that holds it: if this invocation dies, the lease is
-    // free when the invocation would have ended anyway, not some fixed time later.
-    const leaseMs = deadline === undefined ? this.leaseMs : Math.max(1, Math.min(this.leaseMs, Math.floor(deadline.remainingMs())));
-    const maxPolls = Math.ceil(this.leaseMs / this.waitPollMs);
-    // Waiting for another instance ends when half of the time left is used up, so the other half
-    // is still there to fetch ourselves if the holder never delivers.
-    const waitUntilRemaining = deadline === undefined ? 0 : deadline.remainingMs() / 2;
-    let acquired = false;
+    let lease: LeaseOutcome;
     try {
-      for (let poll = 0; ; poll += 1) {
-        acquired = await this.store.tryAcquireLease(urlKey, holder, leaseMs, this.clock.now());
-        // Checked after every attempt, also a won one: the previous holder may have saved and
-        // released between our lookup and our lease, and its snapshot is as fresh as ours would be.
-        const fresh = await this.findFresh(urlKey, seen, options.maxAgeS);
-        if (fresh !== undefined) {
-          if (acquired) await this.release(urlKey, holder);
-          return { cache: "hit", snapshot: this.storedHandle(fresh) };
-        }
-        if (acquired || poll >= maxPolls) break;
-        if (deadline !== undefined && deadline.remainingMs() - this.waitPollMs <= waitUntilRemaining) break;
-        await this.sleep(this.waitPollMs);
-      }
+      lease = await this.lease.takeOrAwait(urlKey, options.deadline, () => this.findFresh(urlKey, seen, options.maxAgeS));
     } catch (error) {
-      if (acquired) await this.release(urlKey, holder);
       this.absorb(error, urlKey, "lease");
       return this.bypass(urlKey, options.produce);
     }
-    // Either we hold the lease, or the holder overran leaseMs: fetch ourselves either way.
+    if (lease.found !== undefined) return { cache: "hit", snapshot: storedHandle(this.store, lease.found) };
     try {
-      return await this.produceAndSave(urlKey, options.produce, seen, deadline);
+      return await this.produceAndSave(urlKey, options.produce, seen, options.deadline);
     } finally {
-      if (acquired) await this.release(urlKey, holder);
+      await lease.release();
     }
   }
 
@@ -271,22 +228,22 @@ export class SnapshotCache {
     if (deadline !== undefined && deadline.remainingMs() < MIN_SAVE_MS) {
       // The page is here but the write would overrun the request: answer it unsaved.
       this.logger.warn("no time left to save the snapshot; answering unsaved", { urlKey, remainingMs: Math.floor(deadline.remainingMs()) });
-      return { cache: "bypass", snapshot: memoryHandle(this.memoryManifest(urlKey, content, produced.meta, fetchedAt), content), produced };
+      return { cache: "bypass", snapshot: memoryHandle(urlKey, content, produced.meta, fetchedAt, this.ttlSeconds), produced };
     }
     try {
       const manifest = await this.store.save({ urlKey, content, meta: produced.meta, fetchedAt, ttlSeconds: this.ttlSeconds });
       // Served from memory: no need to read back what was just written.
-      return { cache: "miss", snapshot: memoryHandle(manifest, content), produced };
+      return { cache: "miss", snapshot: savedHandle(manifest, content), produced };
     } catch (error) {
       this.absorb(error, urlKey, "save");
-      return { cache: "bypass", snapshot: memoryHandle(this.memoryManifest(urlKey, content, produced.meta, fetchedAt), content), produced };
+      return { cache: "bypass", snapshot: memoryHandle(urlKey, content, produced.meta, fetchedAt, this.ttlSeconds), produced };
     }
   }
 
   private async bypass<P extends ProducedPage>(urlKey: string, produce: () => Promise<P>): Promise<CacheGetResult<P>> {
     const produced = await produce();
     const content = toWellFormed(produced.content);
-    return { cache: "bypass", snapshot: memoryHandle(this.memoryManifest(urlKey, content, produced.meta, this.clock.now()), content), produced };
+    return { cache: "bypass", snapshot: memoryHandle(urlKey, content, produced.meta, this.clock.now(), this.ttlSeconds), produced };
   }
 
   /** The latest manifest if it appeared after our lookup or is young enough; store errors propagate. */
@@ -310,42 +267,13 @@ export class SnapshotCache {
     return maxAgeS > 0 && ageS <= maxAgeS;
   }
 
-  private storedHandle(manifest: SnapshotManifest): SnapshotHandle {
-    return { manifest, read: (start, end) => this.store.readRange(manifest, start, end) };
-  }
-
-  private memoryManifest(urlKey: string, content: string, meta: SnapshotMeta, fetchedAt: number): SnapshotManifest {
-    const sha256 = sha256Hex(content);
-    return {
-      urlKey,
-      id: newSnapshotId(fetchedAt),
-      sha256,
-      totalChars: content.length,
-      fetchedAt,
-      expiresAt: expiresAtFor(fetchedAt, this.ttlSeconds),
-      meta,
-      // One in-memory chunk: the layout invariant (chunks tile the content) still holds.
-      chunks: content.length === 0 ? [] : [{ start: 0, end: content.length, sha256 }],
-    };
-  }
-
-  private async release(urlKey: string, holder: string): Promise<void> {
-    try {
-      await this.store.releaseLease(urlKey, holder);
-    } catch (error) {
-      // The lease expires on its own after leaseMs; a failed release only delays other instances.
-      if (error instanceof StoreUnavailableError) this.logStoreDown(error, urlKey, "release");
-      else throw error;
-    }
-  }
-
   /**
    * Logs a store failure (returns true: the store is down) or a corrupt manifest (returns false:
    * a miss); rethrows anything else.
    */
   private absorb(error: unknown, urlKey: string, operation: string): boolean {
     if (error instanceof StoreUnavailableError) {
-      this.logStoreDown(error, urlKey, operation);
+      logStoreDown(this.logger, error, urlKey, operation);
       return true;
     }
     if (error instanceof SnapshotCorruptError) {
@@ -355,13 +283,9 @@ export class SnapshotCache {
     throw error;
   }
 
-  private logStoreDown(error: StoreUnavailableError, urlKey: string, operation: string): void {
-    this.logger.warn("page store unavailable; answering from the origin", { urlKey, operation, reason: error.reason, error: error.message });
-  }
-
   private toPublicError(error: unknown, urlKey: string, id: string): WebgateError {
     if (error instanceof StoreUnavailableError) {
-      this.logStoreDown(error, urlKey, "getById");
+      logStoreDown(this.logger, error, urlKey, "getById");
       return new WebgateError("store_unavailable", "The snapshot store is unavailable; retry shortly or omit snapshot_id.", { cause: error });
     }
     if (error instanceof SnapshotCorruptError) {
@@ -373,38 +297,10 @@ export class SnapshotCache {
   }
 }
 
-/**
- * `promise`, or `upstream_timeout` when `deadline` passes first (the promise is then left to
- * settle for whoever else awaits it, e.g. the instance's other callers of one fill).
- */
-function untilDeadline<T>(promise: Promise<T>, deadline: Deadline | undefined): Promise<T> {
-  if (deadline === undefined) return promise;
-  const { signal } = deadline;
-  if (signal.aborted) return Promise.reject(deadlineError());
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(deadlineError());
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(value);
-      },
-      (error: Error) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(error);
-      },
-    );
-  });
-}
-
 /** Another caller's fill, as a caller that shared it sees it: without that caller's `produced`. */
 async function shared<P extends ProducedPage>(fill: Promise<CacheGetResult>): Promise<CacheGetResult<P>> {
   const { cache, snapshot } = await fill;
   return { cache, snapshot };
-}
-
-function deadlineError(): WebgateError {
-  return new WebgateError("upstream_timeout", "The request took longer than its time limit.");
 }
 
 function expired(id: string, cause?: unknown): WebgateError {
@@ -412,15 +308,4 @@ function expired(id: string, cause?: unknown): WebgateError {
     cause,
     details: { snapshot_id: id },
   });
-}
-
-function memoryHandle(manifest: SnapshotManifest, content: string): SnapshotHandle {
-  return {
-    manifest,
-    read: (start, end) => {
-      const from = Math.min(Math.max(Math.floor(start), 0), content.length);
-      const to = Math.min(Math.max(Math.floor(end), from), content.length);
-      return Promise.resolve(content.slice(from, to));
-    },
-  };
 }

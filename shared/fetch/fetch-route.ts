@@ -1,28 +1,31 @@
 /**
- * Wires /fetch once per cold start: configuration → guard, HTTP client, page store, cache →
- * the middy handler. Tests and the local server call {@link createFetchHandler} with their own
- * resolver, dialer, clock or telemetry; Lambda uses the defaults.
+ * The composition root of /fetch: wires it once per cold start, configuration → guard, HTTP
+ * client, page store, cache, robots.txt, renderer → the middy handler. Tests and the local server
+ * call {@link createFetchHandler} with their own resolver, dialer, clock or telemetry; Lambda uses
+ * the defaults. Parsing (parse-fetch-request.ts), the log line and metrics (fetch-metrics.ts) and
+ * the render's time split (render-budget.ts) live beside it.
  */
 import type { DynamoDBClient } from "@aws-sdk/client-dynamodb";
-import type { APIGatewayProxyEvent } from "aws-lambda";
+import { systemClock, type Clock } from "../clock";
 import type { WebgateConfig } from "../config";
 import { DynamoPageStore } from "../cache/dynamo-page-store";
-import { SnapshotCache, type Clock } from "../cache/snapshot-cache";
+import { SnapshotCache } from "../cache/snapshot-cache";
 import { createGuardedClient } from "../guard/guarded-get";
 import { systemResolver } from "../guard/guarded-lookup";
 import { resolvePolicy, type GuardPolicy } from "../guard/policy";
 import { createHttpClient } from "../http/http-client";
 import type { Resolver } from "../guard/dns-resolver";
 import type { Dialer } from "../http/types";
-import { unavailableRenderer, type RenderRequest, type Renderer } from "../render/renderer";
+import { unavailableRenderer, type Renderer } from "../render/renderer";
 import { createApiHandler, type ApiHandler, type ApiRequestContext } from "../middleware/api-handler";
-import { parseJsonBody, queryObject, validate } from "../middleware/parse-request";
-import { METRIC } from "../observability/metric-names";
 import { createPowertoolsTelemetry, hostOf, type Telemetry } from "../observability/telemetry";
 import { RobotsChecker } from "../robots/robots-checker";
 import { DynamoRobotsStore } from "../robots/robots-store";
+import { recordFetch } from "./fetch-metrics";
 import { fetchPage } from "./fetch-service";
-import { fetchRequestSchema, fromQuery, type FetchRequest, type FetchResponse } from "./schema";
+import { parseFetchRequest } from "./parse-fetch-request";
+import { renderBudget } from "./render-budget";
+import type { FetchRequest, FetchResponse } from "./schema";
 
 export interface FetchRouteDeps {
   config: WebgateConfig;
@@ -42,8 +45,6 @@ export interface FetchRouteDeps {
 const LEASE_MARGIN_MS = 5_000;
 /** The whole robots.txt exchange, redirects included. */
 const ROBOTS_TIMEOUT_MS = 10_000;
-
-export const systemClock: Clock = { now: () => Date.now() };
 
 /** The guard policy of /fetch (and of a renderer beside it) from the configuration. */
 export function fetchPolicy(config: WebgateConfig): GuardPolicy {
@@ -130,31 +131,7 @@ export function createFetchRunner(deps: FetchRouteDeps & { telemetry: Telemetry 
     // userinfo or a resolved address).
     ctx.addLogFields({ host: hostOf(input.url) });
     const { body, observation } = await fetchPage(input, { ...service, deadline: ctx.deadline });
-    ctx.addLogFields({ cache: observation.cache, bytes: observation.bytes, final_host: observation.finalHost, url_secret: observation.urlSecret, rendered: body.rendered });
-    const cacheMetric = { hit: METRIC.cacheHit, miss: METRIC.cacheMiss, bypass: METRIC.cacheBypass }[observation.cache];
-    telemetry.metric(cacheMetric, "Count", 1);
-    if (observation.originMs !== undefined) telemetry.metric(METRIC.originLatency, "Milliseconds", observation.originMs);
-    if (observation.originBytes !== undefined) telemetry.metric(METRIC.originBytes, "Bytes", observation.originBytes);
+    recordFetch(telemetry, ctx, body, observation);
     return body;
   };
-}
-
-/** Time a render keeps after the wait for reading the DOM and closing the page. */
-const RENDER_READ_RESERVE_MS = 2_000;
-
-/**
- * The render's limits within `budgetMs`: the wait is at most a quarter of it, the load gets the
- * rest less the time to read the DOM, and neither exceeds its configured limit.
- */
-export function renderBudget(url: string, budgetMs: number | undefined, config: WebgateConfig): RenderRequest {
-  const total = budgetMs ?? config.fetch.timeoutMs + config.render.waitMs + RENDER_READ_RESERVE_MS;
-  const waitMs = Math.max(0, Math.min(config.render.waitMs, Math.floor(total / 4)));
-  const timeoutMs = Math.max(1, Math.min(config.fetch.timeoutMs, Math.floor(total - waitMs - RENDER_READ_RESERVE_MS)));
-  return { url, waitMs, timeoutMs };
-}
-
-/** POST takes a JSON body; GET takes the same fields as query parameters. */
-export function parseFetchRequest(event: APIGatewayProxyEvent): FetchRequest {
-  if (event.httpMethod === "GET") return validate(fetchRequestSchema, fromQuery(queryObject(event)));
-  return parseJsonBody(event, fetchRequestSchema);
 }

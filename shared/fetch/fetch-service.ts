@@ -4,7 +4,8 @@
  */
 import { createDeadline, type Deadline } from "../deadline";
 import { WebgateError, isWebgateError } from "../errors";
-import type { SnapshotCache, Clock } from "../cache/snapshot-cache";
+import type { Clock } from "../clock";
+import type { SnapshotCache } from "../cache/snapshot-cache";
 import type { SnapshotManifest } from "../cache/page-store";
 import type { SnapshotMeta } from "../snapshot/snapshot-meta";
 import { cacheKeyFor } from "../cache/cache-key";

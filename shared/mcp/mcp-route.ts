@@ -19,7 +19,7 @@ import type { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import type { SecretsManagerClient } from "@aws-sdk/client-secrets-manager";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import type { APIGatewayProxyEvent } from "aws-lambda";
-import type { Clock } from "../cache/snapshot-cache";
+import type { Clock } from "../clock";
 import type { WebgateConfig } from "../config";
 import { createFetchRunner } from "../fetch/fetch-route";
 import type { Renderer } from "../render/renderer";

@@ -7,7 +7,8 @@
 import { randomBytes } from "node:crypto";
 import { isWebgateError } from "../errors";
 import { StoreUnavailableError } from "../cache/page-store";
-import type { CacheLogger, Clock } from "../cache/snapshot-cache";
+import type { CacheLogger } from "../cache/cache-logger";
+import type { Clock } from "../clock";
 import type { GuardedClient } from "../guard/guarded-get";
 import {
   assertRobotsAllow,
