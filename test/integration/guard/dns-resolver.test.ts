@@ -72,6 +72,8 @@ describe("createDnsResolver (c-ares) over loopback DNS", () => {
     const aborted = new AbortController();
     aborted.abort(new Error("already"));
     await expect(resolver().resolve("normal.example.com", aborted.signal)).rejects.toThrow("already");
+    // The system's name servers (no `servers`): an aborted lookup never sends a query.
+    await expect(createDnsResolver({ hostsPath: null }).resolve("normal.example.com", aborted.signal)).rejects.toThrow("already");
     await expect(resolveChecked("missing.example.com", { resolver: resolver(), policy: resolvePolicy({}), signal: never, timeoutMs: 5_000 })).rejects.toMatchObject({
       code: "dns_failed",
     });
