@@ -67,7 +67,11 @@ function runOnce(dir: string, files: string[]): Promise<Run> {
     process.stdout.write(JSON.stringify({ importMs, firstMs, warmMs, chars }));
     process.exit(0);`;
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--input-type=module", "-e", code], { stdio: ["ignore", "pipe", "pipe"] });
+    // A script file, not `--input-type=module -e`: the reader's worker thread inherits the
+    // process's execArgv, and Node refuses `--input-type` for a worker started from a file.
+    const script = path.join(dir, "run-once.mjs");
+    writeFileSync(script, code);
+    const child = spawn(process.execPath, [script], { stdio: ["ignore", "pipe", "pipe"] });
     let out = "";
     let err = "";
     child.stdout.on("data", (c: Buffer) => (out += c.toString()));

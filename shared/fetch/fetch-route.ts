@@ -20,6 +20,7 @@ import { unavailableRenderer, type Renderer } from "../render/renderer";
 import { createApiHandler, type ApiHandler, type ApiRequestContext } from "../middleware/api-handler";
 import { createPowertoolsTelemetry, hostOf, type Telemetry } from "../observability/telemetry";
 import { RobotsChecker } from "../robots/robots-checker";
+import { ROBOTS_PARSE_LIMIT_BYTES } from "../robots/robots-policy";
 import { DynamoRobotsStore } from "../robots/robots-store";
 import { recordFetch } from "./fetch-metrics";
 import { fetchPage } from "./fetch-service";
@@ -102,12 +103,14 @@ export function createFetchRunner(deps: FetchRouteDeps & { telemetry: Telemetry 
     leaseMs: 2 * config.fetch.timeoutMs + config.render.waitMs + LEASE_MARGIN_MS,
   });
   const renderer = deps.renderer ?? unavailableRenderer("Rendering is not configured on this server.");
-  const render = (url: string, budgetMs: number | undefined) => renderer.render(renderBudget(url, budgetMs, config));
+  const render = (url: string, budgetMs: number | undefined, signal?: AbortSignal) => renderer.render(renderBudget(url, budgetMs, config), { signal });
 
   const robots = new RobotsChecker({
     mode: config.fetch.robots,
     // Its own client: robots.txt follows at most 5 redirects whatever WEBGATE_MAX_REDIRECTS says
-    // (RFC 9309 §2.3.1.2), and gets a shorter time limit than a page.
+    // (RFC 9309 §2.3.1.2), gets a shorter time limit than a page, and reads the first 500 KiB of
+    // the file whatever its size (§2.5: a crawler MUST parse at least that much; past the page
+    // size limit a longer file used to fail the request and count as "allow everything").
     guarded: createGuardedClient({
       http,
       resolver,
@@ -115,7 +118,8 @@ export function createFetchRunner(deps: FetchRouteDeps & { telemetry: Telemetry 
       limits: {
         timeoutMs: Math.min(config.fetch.timeoutMs, ROBOTS_TIMEOUT_MS),
         connectTimeoutMs: config.fetch.connectTimeoutMs,
-        maxBytes: config.fetch.maxResponseBytes,
+        maxBytes: ROBOTS_PARSE_LIMIT_BYTES,
+        overLimit: "truncate",
         maxRedirects: 5,
       },
     }),

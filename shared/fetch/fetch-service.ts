@@ -18,7 +18,7 @@ import { checkUrl, type CheckedUrl } from "../guard/url-policy";
 import { findUrlSecret, type UrlSecretKind } from "../guard/url-secret";
 import type { GuardPolicy } from "../guard/policy";
 import type { GuardedClient } from "../guard/guarded-get";
-import type { RenderedPage } from "../render/renderer";
+import { withTruncationNote, type RenderedPage } from "../render/renderer";
 import { botProtectionMessage, detectBotProtection } from "./bot-protection";
 import type { FetchRequest, FetchResponse, RenderMode } from "./schema";
 
@@ -42,9 +42,10 @@ export interface FetchServiceDeps {
   guarded: GuardedClient;
   /**
    * Renders a URL the URL policy has normalized, in a browser held to the guard (`render`),
-   * within `budgetMs` when given (what the request's deadline has left for it).
+   * within `budgetMs` when given (what the request's deadline has left for it); `signal` is the
+   * request's deadline, which stops the render when it passes.
    */
-  render: (url: string, budgetMs: number | undefined) => Promise<RenderedPage>;
+  render: (url: string, budgetMs: number | undefined, signal?: AbortSignal) => Promise<RenderedPage>;
   cache: SnapshotCache;
   clock: Clock;
   policy: GuardPolicy;
@@ -180,11 +181,14 @@ function checkStatus(status: number): void {
 async function renderedSnapshot(url: CheckedUrl, mainContent: boolean, format: Format, deps: FetchServiceDeps): Promise<Produced> {
   // The render gets what the request's deadline has left, less the same reserve a fetch keeps.
   const left = deps.deadline?.remainingMs();
-  const page = await deps.render(url.href, left === undefined ? undefined : left - Math.min(POST_FETCH_RESERVE_MS, left / 4));
+  const page = await deps.render(url.href, left === undefined ? undefined : left - Math.min(POST_FETCH_RESERVE_MS, left / 4), deps.deadline?.signal);
   checkStatus(page.status);
   const converted = renderDocument({ body: page.body, contentType: page.contentType, finalUrl: page.finalUrl, mainContent, format });
+  // A DOM read before the page settled is cut short; the origin's own bytes (a JSON or text top
+  // level the browser only displayed) are whole whatever the page did.
+  const cut = page.rendered && page.truncated !== null && page.truncated !== undefined ? page.truncated : null;
   return {
-    content: converted.content,
+    content: cut === null ? converted.content : withTruncationNote(converted.content, cut, format),
     meta: {
       url: url.href,
       finalUrl: page.finalUrl,
@@ -194,7 +198,7 @@ async function renderedSnapshot(url: CheckedUrl, mainContent: boolean, format: F
       charset: converted.charset,
       title: converted.title,
       extractor: converted.extractor,
-      truncated: page.truncated !== null && page.truncated !== undefined,
+      truncated: cut !== null,
       originTokens: null,
       format,
       rendered: page.rendered,

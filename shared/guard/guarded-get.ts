@@ -35,6 +35,8 @@ export interface GuardLimits {
   maxBytes: number;
   /** Redirects followed; one more is `too_many_redirects`. */
   maxRedirects: number;
+  /** A body over `maxBytes`: fail (the default) or keep its head, marked `truncated` (see HttpRequest). */
+  overLimit?: "fail" | "truncate";
 }
 
 export const DEFAULT_GUARD_LIMITS: GuardLimits = {
@@ -55,6 +57,8 @@ export interface GuardedResponse {
   status: number;
   headers: Record<string, string>;
   body: Buffer;
+  /** True when the body is the first `maxBytes` of a longer one (`overLimit: "truncate"`). */
+  truncated?: boolean;
   /** Wall time of the whole exchange, all hops. */
   elapsedMs: number;
 }
@@ -113,6 +117,7 @@ export function createGuardedClient(deps: GuardedClientDeps): GuardedClient {
           signal,
           connectTimeoutMs: limits.connectTimeoutMs,
           maxBytes: limits.maxBytes,
+          overLimit: limits.overLimit,
         });
         if (!REDIRECT_STATUSES.has(response.status)) {
           return {
@@ -122,6 +127,7 @@ export function createGuardedClient(deps: GuardedClientDeps): GuardedClient {
             status: response.status,
             headers: response.headers,
             body: response.body,
+            truncated: response.truncated === true,
             elapsedMs: Math.round(performance.now() - started),
           };
         }

@@ -135,6 +135,7 @@ export const STALE_CONNECTION = Symbol("stale keep-alive connection");
 export function exchange(connection: Connection, request: HttpExchange, decompression: SlotLimiter): Promise<HttpResponse> {
   return new Promise<HttpResponse>((resolve, reject) => {
     const { url, signal, maxBytes } = request;
+    const truncate = request.overLimit === "truncate";
     let settled = false;
     let decoder: Transform | undefined;
     let releaseSlot: (() => void) | undefined;
@@ -208,7 +209,7 @@ export function exchange(connection: Connection, request: HttpExchange, decompre
         return;
       }
       const declared = Number(responseHeaders["content-length"]);
-      if (Number.isFinite(declared) && declared > maxBytes) {
+      if (Number.isFinite(declared) && declared > maxBytes && !truncate) {
         finish(tooLarge(maxBytes));
         return;
       }
@@ -246,16 +247,26 @@ export function exchange(connection: Connection, request: HttpExchange, decompre
       const chunks: Buffer[] = [];
       let counted = 0;
       let raw = 0;
+      // The first maxBytes, and the connection closed: nothing more of the body is read.
+      const keepHead = () => finish(undefined, { status, headers: responseHeaders, body: Buffer.concat(chunks, counted), truncated: true });
+      // Compressed bytes are bounded too. When truncating, the bound is looser (the decoder's
+      // output lags its input by its buffers, and the decoded head is what is kept); without a
+      // decoder the counting below sees the same bytes and cuts them exactly.
+      const rawLimit = truncate ? 2 * maxBytes + 65_536 : maxBytes;
       res.on("data", (chunk: Buffer) => {
         raw += chunk.length;
-        if (raw > maxBytes) finish(tooLarge(maxBytes));
+        if (raw <= rawLimit) return;
+        if (!truncate) finish(tooLarge(maxBytes));
+        else if (decoder) keepHead();
       });
       stream.on("data", (chunk: Buffer) => {
-        counted += chunk.length;
-        if (counted > maxBytes) {
-          finish(tooLarge(maxBytes));
-          return;
+        if (counted + chunk.length > maxBytes) {
+          if (!truncate) return finish(tooLarge(maxBytes));
+          chunks.push(chunk.subarray(0, maxBytes - counted));
+          counted = maxBytes;
+          return keepHead();
         }
+        counted += chunk.length;
         chunks.push(chunk);
       });
       stream.on("error", (error) => {

@@ -40,6 +40,12 @@ export interface HttpExchange {
   connectTimeoutMs: number;
   /** Limit on the body, both as declared and as counted after decompression. */
   maxBytes: number;
+  /**
+   * A body over `maxBytes`: `"fail"` (the default) answers `upstream_too_large`; `"truncate"`
+   * keeps its first `maxBytes` bytes, stops reading and marks the answer `truncated` (robots.txt,
+   * whose first 500 KiB RFC 9309 §2.5 says to parse whatever its size).
+   */
+  overLimit?: "fail" | "truncate";
 }
 
 /** An exchange with a caller-supplied URL: the guard's checked addresses for its host come with it. */
@@ -54,6 +60,8 @@ export interface HttpResponse {
   headers: Record<string, string>;
   /** Decompressed body (gzip, deflate, br), at most `maxBytes`. Empty for 3xx. */
   body: Buffer;
+  /** True when `overLimit: "truncate"` cut the body at `maxBytes`. */
+  truncated?: boolean;
 }
 
 /** The guarded client: dials the checked addresses of each request, one connection per exchange. */

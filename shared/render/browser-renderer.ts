@@ -92,8 +92,11 @@ export const PAGE_LOCKDOWN_SCRIPT = `(() => {
 export function createBrowserRenderer(deps: BrowserRendererDeps): Renderer {
   const limits: RenderLimits = { ...DEFAULT_RENDER_LIMITS, ...deps.limits };
   return {
-    render(request) {
-      const budget = AbortSignal.timeout(request.timeoutMs + request.waitMs + 2 * SNAPSHOT_STEP_MS);
+    render(request, options = {}) {
+      const own = AbortSignal.timeout(request.timeoutMs + request.waitMs + 2 * SNAPSHOT_STEP_MS);
+      // The request's deadline too: the wait for a page slot and the proxy's lookups, dials and
+      // tunnels end with it, so a render never outlives the answer it was for.
+      const budget = options.signal === undefined ? own : AbortSignal.any([own, options.signal]);
       return deps.pool.use(budget, (browser) => renderInBrowser(browser, request, deps, limits, budget));
     },
   };

@@ -243,7 +243,7 @@ export async function startGuardedProxy(options: GuardedProxyOptions): Promise<G
         upstream = await open(checkUrl(`https://${authority}/`, policy));
       } catch (error) {
         const err = record(authority, error);
-        client.end(`HTTP/1.1 ${refusalStatus(err)} Refused\r\nX-Webgate-Refusal: ${err.code}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`);
+        refuseRaw(client, refusalStatus(err), err.code);
         return;
       }
       if (client.destroyed) {
@@ -265,7 +265,7 @@ export async function startGuardedProxy(options: GuardedProxyOptions): Promise<G
   server.on("upgrade", (req: http.IncomingMessage, socket: Duplex) => {
     track(socket);
     record(authorityOf(req.url ?? ""), new WebgateError("url_not_allowed", "Protocol upgrades over plain proxy requests are refused."));
-    socket.end("HTTP/1.1 403 Forbidden\r\nX-Webgate-Refusal: url_not_allowed\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
+    refuseRaw(socket, 403, "url_not_allowed");
   });
 
   function refusePlain(res: http.ServerResponse, error: WebgateError): void {
@@ -278,14 +278,7 @@ export async function startGuardedProxy(options: GuardedProxyOptions): Promise<G
   };
   signal.addEventListener("abort", onAbort, { once: true });
 
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      server.off("error", reject);
-      resolve();
-    });
-  });
-  const { port } = server.address() as net.AddressInfo;
+  const port = await listenOnLoopback(server);
 
   return {
     url: `http://127.0.0.1:${port}`,
@@ -330,8 +323,27 @@ function budgetError(budget: ProxyBudget, options: GuardedProxyOptions): Webgate
     : new WebgateError("connect_failed", `The page opened more than ${options.maxConnections} connections.`, { retryable: false });
 }
 
+/** Listens on 127.0.0.1, a free port (never another interface: the browser alone may reach it). */
+function listenOnLoopback(server: http.Server): Promise<number> {
+  return new Promise<number>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      server.off("error", reject);
+      resolve((server.address() as net.AddressInfo).port);
+    });
+  });
+}
+
+/**
+ * Refuses a tunnel or an upgrade on its raw socket: an empty answer with the refusing code in
+ * `X-Webgate-Refusal`, and the connection closed.
+ */
+function refuseRaw(socket: Duplex, status: 403 | 502, code: ErrorCode): void {
+  socket.end(`HTTP/1.1 ${status} ${status === 403 ? "Forbidden" : "Bad Gateway"}\r\nX-Webgate-Refusal: ${code}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`);
+}
+
 /** Policy refusals answer 403; network failures answer 502 (what a gateway would say). */
-function refusalStatus(error: WebgateError): number {
+function refusalStatus(error: WebgateError): 403 | 502 {
   return error.status === 403 || error.status === 400 ? 403 : 502;
 }
 
@@ -360,7 +372,7 @@ export async function startRefusingProxy(): Promise<RefusingProxy> {
   const refuse = (_req: http.IncomingMessage, socket: Duplex) => {
     refused += 1;
     socket.on("error", () => undefined);
-    socket.end("HTTP/1.1 403 Forbidden\r\nX-Webgate-Refusal: host_not_allowed\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
+    refuseRaw(socket, 403, "host_not_allowed");
   };
   server.on("connect", refuse);
   server.on("upgrade", refuse);
@@ -369,14 +381,7 @@ export async function startRefusingProxy(): Promise<RefusingProxy> {
     sockets.add(socket);
     socket.on("close", () => sockets.delete(socket));
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      server.off("error", reject);
-      resolve();
-    });
-  });
-  const { port } = server.address() as net.AddressInfo;
+  const port = await listenOnLoopback(server);
   return {
     url: `http://127.0.0.1:${port}`,
     get refused() {

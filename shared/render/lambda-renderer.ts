@@ -7,7 +7,7 @@
 import { InvokeCommand, LambdaClient } from "@aws-sdk/client-lambda";
 import { WebgateError } from "../errors";
 import type { WebgateConfig } from "../config";
-import { decodeRenderResult, unavailableRenderer, type RenderRequest, type Renderer } from "./renderer";
+import { decodeRenderResult, unavailableRenderer, type RenderOptions, type RenderRequest, type Renderer } from "./renderer";
 
 export interface LambdaRendererOptions {
   client: LambdaClient;
@@ -18,14 +18,22 @@ export interface LambdaRendererOptions {
 
 export function createLambdaRenderer(options: LambdaRendererOptions): Renderer {
   return {
-    async render(request: RenderRequest) {
+    async render(request: RenderRequest, renderOptions: RenderOptions = {}) {
+      const { signal } = renderOptions;
+      // A function, not a property read: the SDK call in between may have aborted it.
+      const aborted = () => signal?.aborted === true;
       const payload: RenderRequest = { url: request.url, waitMs: request.waitMs, timeoutMs: request.timeoutMs };
+      if (aborted()) throw deadlinePassed(signal?.reason);
       let answer;
       try {
         answer = await options.client.send(
           new InvokeCommand({ FunctionName: options.functionName, InvocationType: "RequestResponse", Payload: Buffer.from(JSON.stringify(payload), "utf8") }),
+          // The request's deadline aborts the invoke itself (the SDK closes the connection), so a
+          // render function that overruns cannot hold the fetch function past its own answer.
+          signal === undefined ? {} : { abortSignal: signal },
         );
       } catch (cause) {
+        if (aborted()) throw deadlinePassed(cause);
         // Throttled, not found, not permitted, timed out: the renderer is not there for us.
         throw new WebgateError("render_unavailable", "The render function could not be invoked.", { cause });
       }
@@ -43,6 +51,11 @@ export function createLambdaRenderer(options: LambdaRendererOptions): Renderer {
       return decodeRenderResult(parsed, options.maxBodyBytes);
     },
   };
+}
+
+/** The caller's deadline passed: its time is up, the render function is not at fault. */
+function deadlinePassed(cause: unknown): WebgateError {
+  return new WebgateError("upstream_timeout", "The render did not finish within the request's time limit.", { cause });
 }
 
 /** Options of {@link createLambdaClient}. */

@@ -60,7 +60,7 @@ export function createLocalRenderer(deps: LocalRendererDeps): LocalRenderer {
     limits: renderLimitsFor(deps.config),
   });
   return {
-    render: (request) => renderer.render(request),
+    render: (request, options) => renderer.render(request, options),
     executable: typeof found === "string" ? found : "bundled",
     close: () => pool.close(),
   };

@@ -26,6 +26,30 @@ export interface RenderRequest {
 export const RENDER_TRUNCATIONS = ["render_wait", "render_bytes", "render_connections", "render_navigations"] as const;
 export type RenderTruncation = (typeof RENDER_TRUNCATIONS)[number];
 
+const TRUNCATION_NOTES: Record<RenderTruncation, string> = {
+  render_wait: "the page had not settled when the render wait (WEBGATE_RENDER_WAIT_MS) ran out",
+  render_bytes: "the page's requests reached its byte budget",
+  render_connections: "the page opened as many connections as its budget allows",
+  render_navigations: "the page kept navigating past the navigation limit",
+};
+
+/**
+ * The note a truncated render's content ends with, in the form the PDF page cap uses (a
+ * Markdown comment, or a bracketed line in plain text): what the browser had rendered is the
+ * content, and the note says why that is all.
+ */
+export function renderTruncationNote(reason: RenderTruncation, format: "markdown" | "text"): string {
+  const note = `${reason}: ${TRUNCATION_NOTES[reason]}; this is what it had rendered by then`;
+  return format === "markdown" ? `<!-- truncated: ${note} -->` : `[truncated: ${note}]`;
+}
+
+/** `content` with the note as its last paragraph (trailing line breaks trimmed in one pass from the end). */
+export function withTruncationNote(content: string, reason: RenderTruncation, format: "markdown" | "text"): string {
+  let end = content.length;
+  while (end > 0 && content.charCodeAt(end - 1) === 10) end -= 1;
+  return `${content.slice(0, end)}\n\n${renderTruncationNote(reason, format)}\n`;
+}
+
 export interface RenderedPage {
   /** The requested URL. */
   url: string;
@@ -46,13 +70,22 @@ export interface RenderedPage {
   elapsedMs: number;
 }
 
+/** How one render is run, beside what is rendered. */
+export interface RenderOptions {
+  /**
+   * The request's deadline (shared/deadline.ts): when it aborts, the render stops (the browser
+   * page is closed, the render function's invoke is abandoned) and answers `upstream_timeout`.
+   */
+  signal?: AbortSignal;
+}
+
 export interface Renderer {
   /**
    * @throws WebgateError `render_unavailable` (no browser), the guard's codes for a refused
-   *   top-level navigation, `upstream_timeout` when nothing rendered in time, `connect_failed`,
-   *   `upstream_too_large`, `too_many_redirects`.
+   *   top-level navigation, `upstream_timeout` when nothing rendered in time or `options.signal`
+   *   aborted, `connect_failed`, `upstream_too_large`, `too_many_redirects`.
    */
-  render(request: RenderRequest): Promise<RenderedPage>;
+  render(request: RenderRequest, options?: RenderOptions): Promise<RenderedPage>;
 }
 
 /** The renderer of a process that has no browser: every render fails with `render_unavailable`. */

@@ -122,7 +122,7 @@ export class RobotsChecker {
     let record: RobotsRecord;
     try {
       const response = await this.deps.guarded.get(robotsUrlFor(url).href, signal === undefined ? {} : { signal });
-      record = recordForResponse(response.status, response.body);
+      record = recordForResponse(response.status, response.body, response.truncated === true);
     } catch (error) {
       // The request's own deadline, or a host name that does not resolve (the page would fail
       // the same way): the caller's error, not a robots.txt outcome, so nothing is kept.

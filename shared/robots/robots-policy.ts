@@ -3,8 +3,9 @@
  * fetched under it. The fetch and the cache are in robots-checker.ts.
  *
  * - 2xx: the body's rules, parsed by robots-parser (longest match wins, `allow` wins a tie, `*`
- *   and `$` as §2.2.3 says) for the product token `webgate`, else the `*` group; only the first
- *   500 KiB are parsed (§2.5).
+ *   and `$` as §2.2.3 says) for the product token `webgate`, else the `*` group; the first
+ *   500 KiB are parsed (§2.5), however long the file (the request reads no further). Paths and
+ *   rules are compared with percent-encoded unreserved characters decoded (§2.2.2).
  * - Redirects are followed by the guard (at most 5 hops, §2.3.1.2); more, or a redirect without
  *   a Location, counts as "unavailable".
  * - 4xx (404 included) or unavailable: everything is allowed (§2.3.1.3).
@@ -45,13 +46,16 @@ export function robotsTtlSeconds(record: RobotsRecord): number {
   return record.kind === "disallow_all" ? ROBOTS_FAILURE_TTL_S : ROBOTS_TTL_S;
 }
 
-/** A robots.txt answer that reached a final (non-redirect) status. */
-export function recordForResponse(status: number, body: Uint8Array): RobotsRecord {
+/**
+ * A robots.txt answer that reached a final (non-redirect) status. `truncated`: the body is the
+ * head of a longer file (the request stopped reading at the limit).
+ */
+export function recordForResponse(status: number, body: Uint8Array, truncated = false): RobotsRecord {
   if (status >= 200 && status <= 299) {
     const head = Buffer.from(body.buffer, body.byteOffset, Math.min(body.byteLength, ROBOTS_PARSE_LIMIT_BYTES));
     // UTF-8 (§2.2); a rule cut at the limit is only the last, partial line, which is dropped.
     let text = head.toString("utf8");
-    if (body.byteLength > ROBOTS_PARSE_LIMIT_BYTES) text = text.slice(0, Math.max(0, text.lastIndexOf("\n")));
+    if (truncated || body.byteLength > ROBOTS_PARSE_LIMIT_BYTES) text = text.slice(0, Math.max(0, text.lastIndexOf("\n")));
     return { kind: "rules", body: text };
   }
   if (status >= 400 && status <= 499) return { kind: "allow_all", why: `robots.txt answered ${status}` };
@@ -85,11 +89,33 @@ export function evaluateRobots(record: RobotsRecord, url: URL): RobotsVerdict {
       details: { host: url.host },
     });
   }
-  const target = new URL(url.href);
-  target.hash = "";
-  const robots = robotsParser(robotsUrlFor(url).href, record.body);
-  if (robots.isAllowed(target.href, ROBOTS_PRODUCT_TOKEN) !== false) return { allowed: true };
-  return { allowed: false, rule: ruleAt(record.body, robots.getMatchingLineNumber(target.href, ROBOTS_PRODUCT_TOKEN)) };
+  // Path and query as robots-parser would read them, with the same normalization as the rules.
+  const target = `${url.origin}${normalizeRobotsPath(`${url.pathname}${url.search}`)}`;
+  const robots = robotsParser(robotsUrlFor(url).href, normalizeRuleValues(record.body));
+  if (robots.isAllowed(target, ROBOTS_PRODUCT_TOKEN) !== false) return { allowed: true };
+  // Line numbers are those of the file as served: normalizing changes no line breaks.
+  return { allowed: false, rule: ruleAt(record.body, robots.getMatchingLineNumber(target, ROBOTS_PRODUCT_TOKEN)) };
+}
+
+/** RFC 3986 §2.3's unreserved characters: their percent-encoded and literal forms are the same. */
+const UNRESERVED = /^[A-Za-z0-9\-._~]$/;
+
+/**
+ * A path (or rule) in the one form both sides are compared in (RFC 9309 §2.2.2, RFC 3986 §6.2.2):
+ * a percent-encoded unreserved character is decoded (`%7E` is `~`, `%41` is `A`), every other
+ * percent-encoding keeps its encoding with upper-case hex digits (`%2f` → `%2F`: an encoded `/`
+ * is not a path separator, so it is never decoded).
+ */
+export function normalizeRobotsPath(path: string): string {
+  return path.replace(/%([0-9A-Fa-f]{2})/g, (_match, hex: string) => {
+    const char = String.fromCharCode(Number.parseInt(hex, 16));
+    return UNRESERVED.test(char) ? char : `%${hex.toUpperCase()}`;
+  });
+}
+
+/** The file with the value of every `allow` and `disallow` line normalized; nothing else changes. */
+function normalizeRuleValues(body: string): string {
+  return body.replace(/^([ \t]*(?:allow|disallow)[ \t]*:)(.*)$/gim, (_line, key: string, value: string) => `${key}${normalizeRobotsPath(value)}`);
 }
 
 /** The path pattern of the rule on line `lineNumber` (1-based) of the file. */

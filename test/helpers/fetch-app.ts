@@ -4,6 +4,8 @@ import { loadConfig } from "../../shared/config";
 import { createFetchHandler } from "../../shared/fetch/fetch-route";
 import { createMemoryTelemetry, type MemoryTelemetry } from "../../shared/observability/telemetry";
 import type { DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { afterAll, beforeAll } from "vitest";
+import { createTestTable, startTestDynamo, type LocalDynamo } from "./dynalite";
 import { apiGatewayEvent, lambdaContext, type EventInput } from "./apigw-event";
 import { startOrigin, type Origin } from "./origin";
 import { MapResolver, RoutingDialer } from "./test-network";
@@ -56,6 +58,64 @@ export async function startFetchApp(options: { dynamo: DynamoDBClient; tableName
     post: (body: object | string) => call({ method: "POST", body }),
     get: (query: Record<string, string | string[]>) => call({ method: "GET", query }),
     close: () => origin.close(),
+  };
+}
+
+export type FetchApp = Awaited<ReturnType<typeof startFetchApp>>;
+
+export interface FetchAppFixture {
+  /** The app of the current test (after {@link FetchAppFixture.restart}). */
+  readonly app: FetchApp;
+  readonly dynamo: LocalDynamo;
+  /** The current app's table. */
+  readonly tableName: string;
+  /** Closes the current app and starts another on a fresh table, with `env` over the defaults. */
+  restart(env?: Record<string, string>): Promise<FetchApp>;
+}
+
+/**
+ * One DynamoDB emulator per test file, and a /fetch app on a fresh table whenever the file
+ * calls `restart` (typically in its `beforeEach`, and again in a test that needs another
+ * environment). Closed after the file.
+ */
+export function useFetchApp(): FetchAppFixture {
+  let dynamo: LocalDynamo | undefined;
+  let app: FetchApp | undefined;
+  let tableName = "";
+  beforeAll(async () => {
+    dynamo = await startTestDynamo();
+  });
+  afterAll(async () => {
+    await app?.close();
+    await dynamo?.close();
+  });
+  return {
+    get app() {
+      if (app === undefined) throw new Error("useFetchApp: call restart() first (e.g. in beforeEach)");
+      return app;
+    },
+    get dynamo() {
+      if (dynamo === undefined) throw new Error("useFetchApp: the emulator starts in beforeAll");
+      return dynamo;
+    },
+    get tableName() {
+      return tableName;
+    },
+    async restart(env = {}) {
+      await app?.close();
+      app = undefined;
+      tableName = await createTestTable(this.dynamo.client);
+      app = await startFetchApp({ dynamo: this.dynamo.client, tableName, env });
+      return app;
+    },
+  };
+}
+
+/** A handler answering `body` with `status` and a content type (none when undefined). */
+export function respond(type: string | undefined, body: string | Buffer, headers: Record<string, string> = {}, status = 200) {
+  return (_req: http.IncomingMessage, res: http.ServerResponse) => {
+    res.writeHead(status, { ...(type === undefined ? {} : { "content-type": type }), ...headers });
+    res.end(body);
   };
 }
 

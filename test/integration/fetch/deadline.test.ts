@@ -11,10 +11,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../../shared/config";
 import { createFetchHandler } from "../../../shared/fetch/fetch-route";
 import { createMemoryTelemetry } from "../../../shared/observability/telemetry";
+import { createLambdaClient, createLambdaRenderer } from "../../../shared/render/lambda-renderer";
 import { startLocalApi, type LocalApi } from "../../../scripts/lib/local-api";
 import { apiGatewayEvent, lambdaContext } from "../../helpers/apigw-event";
 import { createTestTable, startTestDynamo, type LocalDynamo } from "../../helpers/dynalite";
 import { ManualClock } from "../../helpers/fetch-app";
+import { startLambdaStandIn } from "../../helpers/lambda-stand-in";
 import { startRawOrigin, type Origin } from "../../helpers/origin";
 import { MapResolver, RoutingDialer } from "../../helpers/test-network";
 
@@ -142,5 +144,39 @@ describe.concurrent("slow origins through the local server: 504 within the confi
     expect(res.status).toBe(504);
     expect(((await res.json()) as { error: { code: string } }).error.code).toBe("upstream_timeout");
     expect(elapsed).toBeLessThan(NOT_THE_FETCH_LIMIT_MS);
+  });
+});
+
+describe("a render function that never answers, through the Lambda handler", () => {
+  it("answers 504 before the function's time is up, and abandons the invoke", async () => {
+    const lambda = await startLambdaStandIn("never");
+    try {
+      const config = loadConfig({ WEBGATE_TABLE_NAME: await createTestTable(dynamo.client) });
+      const handler = createFetchHandler({
+        config,
+        dynamo: dynamo.client,
+        resolver,
+        dialer: new RoutingDialer({ plain: origin.port }),
+        clock: new ManualClock(),
+        telemetry: createMemoryTelemetry(),
+        // The fetch function's renderer as deployed, its request limit far beyond the test:
+        // only the request's deadline can end the invoke.
+        renderer: createLambdaRenderer({ client: createLambdaClient({ endpoint: lambda.endpoint, requestTimeoutMs: 600_000 }), functionName: "webgate-render", maxBodyBytes: 1_000_000 }),
+      });
+      const started = performance.now();
+      const endsAt = started + LIMIT_MS;
+      const res = await handler(
+        apiGatewayEvent({ method: "POST", path: "/fetch", body: { url: "https://slow.example.com/app", render: "always", max_age: 0 } }),
+        lambdaContext({ getRemainingTimeInMillis: () => Math.max(0, Math.floor(endsAt - performance.now())) }),
+      );
+      expect(performance.now() - started).toBeLessThan(LIMIT_MS);
+      expect(res.statusCode).toBe(504);
+      expect(JSON.parse(res.body).error.code).toBe("upstream_timeout");
+      // The invoke itself was aborted: the fetch function does not wait on in the background.
+      await lambda.firstHangUp;
+      expect(lambda.events).toEqual(["invoke webgate-render", "hang-up"]);
+    } finally {
+      await lambda.close();
+    }
   });
 });

@@ -1,32 +1,20 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import type http from "node:http";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createTestTable, startTestDynamo, type LocalDynamo } from "../../helpers/dynalite";
-import { startFetchApp } from "../../helpers/fetch-app";
+import { beforeEach, describe, expect, it } from "vitest";
+import { respond as serve, useFetchApp, type FetchApp } from "../../helpers/fetch-app";
 import { ENCRYPTED_PDF, bodyLines, corruptPdf, manyPagesPdf, noTextPdf, streamBombPdf, textPdf, twoColumnPdf } from "../../helpers/pdf-fixtures";
 
-let dynamo: LocalDynamo;
-let app: Awaited<ReturnType<typeof startFetchApp>>;
+const fx = useFetchApp();
+let app: FetchApp;
 
 const sha256 = (text: string) => createHash("sha256").update(text, "utf8").digest("hex");
-const serve = (type: string | undefined, body: Buffer | string, headers: Record<string, string> = {}, status = 200) => (_req: http.IncomingMessage, res: http.ServerResponse) =>
-  res.writeHead(status, { ...(type === undefined ? {} : { "content-type": type }), ...headers }).end(body);
 const fixture = (name: string) => readFileSync(path.resolve(__dirname, "../../fixtures/bot-protection", name));
 
 async function start(env: Record<string, string> = {}) {
-  await app?.close();
-  app = await startFetchApp({ dynamo: dynamo.client, tableName: await createTestTable(dynamo.client), env });
+  app = await fx.restart(env);
 }
 
-beforeAll(async () => {
-  dynamo = await startTestDynamo();
-});
-afterAll(async () => {
-  await app?.close();
-  await dynamo.close();
-});
 beforeEach(async () => {
   await start();
 });

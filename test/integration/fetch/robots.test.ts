@@ -1,30 +1,25 @@
 import type http from "node:http";
 import { ScanCommand } from "@aws-sdk/client-dynamodb";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { loadConfig } from "../../../shared/config";
 import { createFetchHandler } from "../../../shared/fetch/fetch-route";
 import { ROBOTS_PARSE_LIMIT_BYTES } from "../../../shared/robots/robots-policy";
 import { createMemoryTelemetry } from "../../../shared/observability/telemetry";
 import { apiGatewayEvent, lambdaContext } from "../../helpers/apigw-event";
-import { createTestTable, startTestDynamo, type LocalDynamo } from "../../helpers/dynalite";
-import { html, startFetchApp } from "../../helpers/fetch-app";
+import { html, respond, useFetchApp, type FetchApp } from "../../helpers/fetch-app";
 import { startOrigin } from "../../helpers/origin";
 import { createNetDialer } from "../../../shared/http/net-dialer";
 
-let dynamo: LocalDynamo;
-let app: Awaited<ReturnType<typeof startFetchApp>>;
-let tableName: string;
+const fx = useFetchApp();
+let app: FetchApp;
 
 /** robots.txt per host name (the one loopback origin serves every test host). */
 let robots: Record<string, (req: http.IncomingMessage, res: http.ServerResponse) => void>;
 
-const text = (body: string | Buffer, status = 200) => (_req: http.IncomingMessage, res: http.ServerResponse) =>
-  res.writeHead(status, { "content-type": "text/plain" }).end(body);
+const text = (body: string | Buffer, status = 200) => respond("text/plain", body, {}, status);
 
 async function start(env: Record<string, string> = {}) {
-  await app?.close();
-  tableName = await createTestTable(dynamo.client);
-  app = await startFetchApp({ dynamo: dynamo.client, tableName, env: { WEBGATE_ROBOTS: "respect", ...env } });
+  app = await fx.restart({ WEBGATE_ROBOTS: "respect", ...env });
   robots = {};
   const site = {
     "/robots.txt": (req: http.IncomingMessage, res: http.ServerResponse) => {
@@ -44,13 +39,6 @@ async function start(env: Record<string, string> = {}) {
 const robotsRequests = () => app.origin.requests.filter((r) => r.url === "/robots.txt");
 const pageRequests = (path: string) => app.origin.requests.filter((r) => r.url === path);
 
-beforeAll(async () => {
-  dynamo = await startTestDynamo();
-});
-afterAll(async () => {
-  await app?.close();
-  await dynamo.close();
-});
 beforeEach(async () => {
   await start();
 });
@@ -144,6 +132,34 @@ describe("robots.txt (RFC 9309) through the /fetch handler", () => {
     expect((await app.post({ url: "https://site.example.com/late" })).res.statusCode).toBe(200);
   });
 
+  it("parses the first 500 KiB of a robots.txt larger than the response size limit instead of allowing everything", async () => {
+    // A page limit far below the file: the robots.txt request has its own (RFC 9309 §2.5).
+    await start({ WEBGATE_MAX_RESPONSE_BYTES: "65536" });
+    const filler = `# ${"x".repeat(1000)}\n`;
+    const padding = filler.repeat(Math.ceil((2 * ROBOTS_PARSE_LIMIT_BYTES) / filler.length));
+    robots["site.example.com"] = text(`User-agent: *\nDisallow: /early\n${padding}Disallow: /late\n`);
+    const early = await app.post({ url: "https://site.example.com/early" });
+    expect(early.res.statusCode).toBe(403);
+    expect(early.json.error).toMatchObject({ code: "robots_disallowed", rule: "/early" });
+    expect((await app.post({ url: "https://site.example.com/late" })).res.statusCode).toBe(200);
+    expect(robotsRequests()).toHaveLength(1);
+  });
+
+  it("matches %7E in a rule against ~ in the URL, and the other way round", async () => {
+    const site = await start();
+    site["/~joe/"] = html("<title>Joe</title><p>Joe's page.</p>");
+    site["/%7Eann/"] = html("<title>Ann</title><p>Ann's page.</p>");
+    robots["site.example.com"] = text("User-agent: *\nDisallow: /%7Ejoe\nDisallow: /~ann\n");
+    const joe = await app.post({ url: "https://site.example.com/~joe/" });
+    expect(joe.res.statusCode).toBe(403);
+    expect(joe.json.error).toMatchObject({ code: "robots_disallowed", rule: "/%7Ejoe" });
+    const ann = await app.post({ url: "https://site.example.com/%7Eann/" });
+    expect(ann.res.statusCode).toBe(403);
+    expect(ann.json.error).toMatchObject({ code: "robots_disallowed", rule: "/~ann" });
+    expect(pageRequests("/~joe/")).toHaveLength(0);
+    expect(pageRequests("/%7Eann/")).toHaveLength(0);
+  });
+
   it("checks a redirect to another host against that host's robots.txt before requesting it", async () => {
     const site = await start();
     site["/go"] = (_req, res) => res.writeHead(302, { location: "https://other.example.org/secret" }).end();
@@ -158,8 +174,8 @@ describe("robots.txt (RFC 9309) through the /fetch handler", () => {
   it("fetches robots.txt once per host per TTL, across concurrent requests and instances, and keeps it in the page table", async () => {
     robots["site.example.com"] = (_req, res) => setTimeout(() => res.writeHead(200, { "content-type": "text/plain" }).end("User-agent: *\nDisallow: /x\n"), 50);
     const second = createFetchHandler({
-      config: loadConfig({ WEBGATE_TABLE_NAME: tableName, WEBGATE_FETCH_TIMEOUT_MS: "5000" }),
-      dynamo: dynamo.client,
+      config: loadConfig({ WEBGATE_TABLE_NAME: fx.tableName, WEBGATE_FETCH_TIMEOUT_MS: "5000" }),
+      dynamo: fx.dynamo.client,
       resolver: app.resolver,
       dialer: app.dialer,
       clock: app.clock,
@@ -173,7 +189,7 @@ describe("robots.txt (RFC 9309) through the /fetch handler", () => {
     ]);
     expect(answers.map((a) => a.res.statusCode)).toEqual([200, 200, 200, 200, 200]);
     expect(robotsRequests()).toHaveLength(1);
-    const items = await dynamo.client.send(new ScanCommand({ TableName: tableName }));
+    const items = await fx.dynamo.client.send(new ScanCommand({ TableName: fx.tableName }));
     expect(items.Items!.filter((i) => i["sk"]?.S === "robots").map((i) => i["kind"]?.S)).toEqual(["rules"]);
 
     app.clock.advance(86_399);

@@ -113,6 +113,63 @@ describe("http client: one exchange over a dialed socket", () => {
     expect(await codeOf(client.request(req(o.base, { maxBytes: 1_000_000 })))).toBe("upstream_too_large");
   });
 
+  it("keeps the head of a longer body with overLimit truncate: declared, endless, compressed", async () => {
+    const text = Array.from({ length: 4_000 }, (_, i) => `line ${i}\n`).join("");
+    const declared = await origin((_req, res) => res.end(text));
+    const cut = await client.request(req(declared.base, { maxBytes: 1_000, overLimit: "truncate" }));
+    expect(cut).toMatchObject({ status: 200, truncated: true });
+    expect(cut.body.toString()).toBe(text.slice(0, 1_000));
+
+    const endless = await origin((_req, res) => {
+      const chunk = Buffer.alloc(64 * 1024, 97);
+      const pump = () => {
+        while (res.write(chunk)) {
+          /* keep writing until the socket pushes back */
+        }
+      };
+      res.on("drain", pump);
+      res.on("error", () => undefined);
+      pump();
+    });
+    const head = await client.request(req(endless.base, { maxBytes: 100_000, overLimit: "truncate" }));
+    expect(head.truncated).toBe(true);
+    expect(head.body.equals(Buffer.alloc(100_000, 97))).toBe(true);
+
+    const gzip = await origin((_req, res) => {
+      res.setHeader("Content-Encoding", "gzip");
+      res.end(zlib.gzipSync(Buffer.from(text)));
+    });
+    const inflated = await client.request(req(gzip.base, { maxBytes: 1_000, overLimit: "truncate" }));
+    expect(inflated.truncated).toBe(true);
+    expect(inflated.body.toString()).toBe(text.slice(0, 1_000));
+  });
+
+  it("bounds the compressed bytes too when truncating: endless gzip members that decode to nothing", async () => {
+    const empty = zlib.gzipSync(Buffer.alloc(0));
+    const o = await origin((_req, res) => {
+      res.setHeader("Content-Encoding", "gzip");
+      const chunk = Buffer.concat(Array.from({ length: 1_000 }, () => empty));
+      const pump = () => {
+        while (res.write(chunk)) {
+          /* keep writing until the socket pushes back */
+        }
+      };
+      res.on("drain", pump);
+      res.on("error", () => undefined);
+      pump();
+    });
+    const res = await client.request(req(o.base, { maxBytes: 10_000, overLimit: "truncate" }));
+    expect(res).toMatchObject({ status: 200, truncated: true });
+    expect(res.body.length).toBe(0);
+  });
+
+  it("does not mark a body of exactly the limit as truncated", async () => {
+    const o = await origin((_req, res) => res.end("x".repeat(1_000)));
+    const res = await client.request(req(o.base, { maxBytes: 1_000, overLimit: "truncate" }));
+    expect(res.truncated).toBeUndefined();
+    expect(res.body.length).toBe(1_000);
+  });
+
   it("answers decode_failed for a corrupt gzip body and for an unknown encoding", async () => {
     const corrupt = await origin((_req, res) => {
       res.setHeader("Content-Encoding", "gzip");

@@ -10,6 +10,7 @@ import { WebgateError } from "../../../shared/errors";
 import { createLambdaClient, createLambdaRenderer } from "../../../shared/render/lambda-renderer";
 import { decodeRenderResult, encodeRenderResult, unavailableRenderer, type RenderedPage } from "../../../shared/render/renderer";
 import { expectWebgateError } from "../../helpers/expect-error";
+import { startLambdaStandIn } from "../../helpers/lambda-stand-in";
 
 const PAGE: RenderedPage = {
   url: "https://app.example.com/",
@@ -101,5 +102,44 @@ describe("render payload codec", () => {
   it("an unavailable renderer always says render_unavailable with its message", async () => {
     const error = await expectWebgateError(unavailableRenderer("No Chromium here.").render({ url: "https://a.example.com/", waitMs: 0, timeoutMs: 1 }));
     expect(error).toMatchObject({ code: "render_unavailable", status: 503, retryable: true, message: "No Chromium here." });
+  });
+});
+
+describe("Lambda renderer under the request's deadline", () => {
+  /** The real client against an endpoint that takes the invoke and never answers. */
+  const silentRenderer = (endpoint: string) =>
+    createLambdaRenderer({
+      // A request limit far beyond the test: only the abort can end the invoke.
+      client: createLambdaClient({ endpoint, requestTimeoutMs: 600_000 }),
+      functionName: "webgate-render",
+      maxBodyBytes: 1_000,
+    });
+
+  it("aborts the invoke when the deadline passes: upstream_timeout, and the connection is closed", async () => {
+    const lambda = await startLambdaStandIn("never");
+    try {
+      const deadline = new AbortController();
+      const outcome = expectWebgateError(silentRenderer(lambda.endpoint).render({ url: "https://a.example.com/", waitMs: 5_000, timeoutMs: 20_000 }, { signal: deadline.signal }));
+      await lambda.firstInvoke;
+      deadline.abort(new Error("deadline"));
+      expect(await outcome).toMatchObject({ code: "upstream_timeout", status: 504, retryable: true });
+      await lambda.firstHangUp;
+      expect(lambda.events).toEqual(["invoke webgate-render", "hang-up"]);
+    } finally {
+      await lambda.close();
+    }
+  });
+
+  it("does not invoke at all once the deadline has passed", async () => {
+    const lambda = await startLambdaStandIn("never");
+    try {
+      const error = await expectWebgateError(
+        silentRenderer(lambda.endpoint).render({ url: "https://a.example.com/", waitMs: 0, timeoutMs: 1_000 }, { signal: AbortSignal.abort(new Error("deadline")) }),
+      );
+      expect(error.code).toBe("upstream_timeout");
+      expect(lambda.events).toEqual([]);
+    } finally {
+      await lambda.close();
+    }
   });
 });

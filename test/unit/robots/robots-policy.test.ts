@@ -6,6 +6,7 @@ import {
   ROBOTS_TTL_S,
   assertRobotsAllow,
   evaluateRobots,
+  normalizeRobotsPath,
   recordForFailure,
   recordForResponse,
   robotsKeyFor,
@@ -70,10 +71,40 @@ describe("robots.txt policy", () => {
     ["User-agent: other\nDisallow: /", "https://a.example/x", true, null],
     ["user-agent: *\ndisallow: /pr\u20ACis", "https://a.example/pr\u20ACis/x", false, "/pr\u20ACis"],
     ["", "https://a.example/x", true, null],
+    // RFC 9309 §2.2.2: a percent-encoded unreserved character equals the character itself, on
+    // either side; the rule is reported as the file writes it.
+    ["User-agent: *\nDisallow: /%7Ejoe", "https://a.example/~joe/page", false, "/%7Ejoe"],
+    ["User-agent: *\nDisallow: /~joe", "https://a.example/%7Ejoe/page", false, "/~joe"],
+    ["User-agent: *\nDisallow: /%7ejoe", "https://a.example/~joe", false, "/%7ejoe"],
+    ["User-agent: *\nDisallow: /%41bc", "https://a.example/Abc", false, "/%41bc"],
+    ["User-agent: *\nDisallow: /~joe\nAllow: /%7Ejoe/public", "https://a.example/~joe/public/x", true, null],
+    ["User-agent: *\nDisallow: /search?q=%7E", "https://a.example/search?q=~x", false, "/search?q=%7E"],
+    // Reserved characters keep their encoding: an encoded "/" is not a path separator.
+    ["User-agent: *\nDisallow: /a%2Fb", "https://a.example/a/b", true, null],
+    ["User-agent: *\nDisallow: /a%2fb", "https://a.example/a%2Fb", false, "/a%2fb"],
+    ["User-agent: *\nDisallow: /a/b", "https://a.example/a%2Fb", true, null],
   ])("%j for %s → allowed %s", (body, url, allowed, rule) => {
     const verdict = evaluateRobots(rules(body), u(url));
     expect(verdict.allowed).toBe(allowed);
     if (!verdict.allowed) expect(verdict.rule).toBe(rule);
+  });
+
+  it.each([
+    ["/%7Ejoe", "/~joe"],
+    ["/%7ejoe%2fx", "/~joe%2Fx"],
+    ["/%41%5A%61%7A%30%39%2D%2E%5F%7E", "/AZaz09-._~"],
+    ["/%25%20%3F%23%2A%24%C3%A9", "/%25%20%3F%23%2A%24%C3%A9"],
+    ["/%zz%4", "/%zz%4"],
+    ["", ""],
+  ])("normalizes %s to %s", (raw, normalized) => {
+    expect(normalizeRobotsPath(raw)).toBe(normalized);
+    // Idempotent: %25 stays %25, so nothing decodes twice.
+    expect(normalizeRobotsPath(normalized)).toBe(normalized);
+  });
+
+  it("keeps the head of a truncated answer without its cut last line", () => {
+    const record = recordForResponse(200, Buffer.from("User-agent: *\nDisallow: /a\nDisallow: /b-cut-he"), true);
+    expect(record).toEqual({ kind: "rules", body: "User-agent: *\nDisallow: /a" });
   });
 
   it("throws the two codes with their details", () => {

@@ -19,6 +19,33 @@ describe("createDynamoClient", () => {
     }
   });
 
+  it("hands its default time limits to the HTTP handler every request goes through", async () => {
+    const client = createDynamoClient({ endpoint: "http://127.0.0.1:1" });
+    try {
+      // Nobody listens on port 1: refused at once, after the handler has read its options.
+      await client.send(new GetItemCommand({ TableName: "t", Key: { pk: { S: "k" } } })).catch(() => undefined);
+      const handler = client.config.requestHandler as { httpHandlerConfigs(): Record<string, unknown> };
+      expect(handler.httpHandlerConfigs()).toMatchObject({
+        connectionTimeout: DYNAMO_CLIENT_DEFAULTS.connectTimeoutMs,
+        requestTimeout: DYNAMO_CLIENT_DEFAULTS.requestTimeoutMs,
+        throwOnRequestTimeout: true,
+      });
+    } finally {
+      client.destroy();
+    }
+  });
+
+  it("hands the time limits it is given to the HTTP handler", async () => {
+    const client = createDynamoClient({ endpoint: "http://127.0.0.1:1", connectTimeoutMs: 123, requestTimeoutMs: 456 });
+    try {
+      await client.send(new GetItemCommand({ TableName: "t", Key: { pk: { S: "k" } } })).catch(() => undefined);
+      const handler = client.config.requestHandler as { httpHandlerConfigs(): Record<string, unknown> };
+      expect(handler.httpHandlerConfigs()).toMatchObject({ connectionTimeout: 123, requestTimeout: 456 });
+    } finally {
+      client.destroy();
+    }
+  });
+
   it("takes the region and limits it is given", async () => {
     const client = createDynamoClient({ region: "eu-west-1", maxAttempts: 1 });
     try {
