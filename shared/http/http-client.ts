@@ -118,19 +118,10 @@ export function dialPoint(url: URL): { hostname: string; port: number; tls: bool
   return { hostname: bareHostname(url), port: url.port === "" ? (tls ? 443 : 80) : Number(url.port), tls };
 }
 
-/**
- * How an exchange gets its connection: its own socket, closed after the exchange (the guarded
- * client), or a keep-alive agent's pool (the trusted client); `dial` reaches the agent's
- * createConnection for a new connection.
- */
-export type Connection = { socket: Duplex } | { agent: http.Agent; hostname: string; port: number; dial: unknown };
-
-/**
- * Marks a failure of a pooled connection before any answer came (the server closed an idle
- * keep-alive socket as it was reused): the request never reached the server, so it may be sent
- * again on a new connection.
- */
-export const STALE_CONNECTION = Symbol("stale keep-alive connection");
+/** The connection an exchange speaks over: its own socket, closed when the exchange ends. */
+export interface Connection {
+  socket: Duplex;
+}
 
 export function exchange(connection: Connection, request: HttpExchange, decompression: SlotLimiter): Promise<HttpResponse> {
   return new Promise<HttpResponse>((resolve, reject) => {
@@ -148,13 +139,12 @@ export function exchange(connection: Connection, request: HttpExchange, decompre
       if (error !== undefined) {
         decoder?.destroy();
         req.destroy();
-        if ("socket" in connection) connection.socket.destroy();
+        connection.socket.destroy();
         reject(error);
       } else {
-        // Guarded: one exchange per connection, nothing pooled, so nothing can be reused by a
-        // later request to another host. Trusted: the body was read to its end, so the agent
-        // takes the socket back for the next request to the same endpoint.
-        if ("socket" in connection) connection.socket.destroy();
+        // One exchange per connection: nothing is pooled, so nothing can be reused by a
+        // later request to another host.
+        connection.socket.destroy();
         resolve(response!);
       }
     };
@@ -162,37 +152,33 @@ export function exchange(connection: Connection, request: HttpExchange, decompre
     const body = request.body === undefined ? undefined : Buffer.from(request.body, "utf8");
     const headers: Record<string, string> = {
       Host: url.host,
-      // A keep-alive agent sends "Connection: keep-alive" itself.
-      ...("socket" in connection ? { Connection: "close" } : {}),
+      Connection: "close",
       ...request.headers,
     };
     if (body !== undefined) headers["Content-Length"] = String(body.length);
 
     let req: http.ClientRequest;
     try {
-      const common = { method: request.method ?? "GET", path: `${url.pathname}${url.search}`, headers, setHost: false };
-      req =
-        "socket" in connection
-          ? // No agent: the socket above is the only one this request may use.
-            http.request({ ...common, createConnection: () => connection.socket, agent: undefined })
-          : http.request({ ...common, agent: connection.agent, host: connection.hostname, port: connection.port, dial: connection.dial } as http.RequestOptions);
+      req = http.request({
+        method: request.method ?? "GET",
+        path: `${url.pathname}${url.search}`,
+        headers,
+        createConnection: () => connection.socket,
+        // No agent: the socket above is the only one this request may use.
+        agent: undefined,
+        setHost: false,
+      });
     } catch (error) {
       // A header value Node refuses (e.g. a configured key with a line break) throws here, after
       // the dial: close the socket, which nothing else would ever close. Node's message names
       // the header, never its value.
-      if ("socket" in connection) connection.socket.destroy();
+      connection.socket.destroy();
       reject(error instanceof Error ? error : new Error(String(error)));
       return;
     }
     signal.addEventListener("abort", onAbort, { once: true });
 
-    let answered = false;
-    req.on("error", (error) => {
-      const mapped = connectionError(error, signal);
-      // A reused keep-alive socket that fails before any answer: the request can go again.
-      if (!answered && req.reusedSocket && !signal.aborted) Object.assign(mapped, { [STALE_CONNECTION]: true });
-      finish(mapped);
-    });
+    req.on("error", (error) => finish(connectionError(error, signal)));
     // A 101 answer is announced only as "upgrade"; without a listener the request would neither
     // answer nor fail, and the exchange would hang until the overall time limit.
     req.on("upgrade", (res: http.IncomingMessage) => {
@@ -200,7 +186,6 @@ export function exchange(connection: Connection, request: HttpExchange, decompre
       finish(new WebgateError("connect_failed", "The origin switched to another protocol (HTTP 101) instead of answering."));
     });
     req.on("response", (res) => {
-      answered = true;
       const status = res.statusCode ?? 0;
       const responseHeaders = flattenHeaders(res.headers);
       if (status >= 300 && status < 400) {

@@ -48,11 +48,6 @@ export interface ProviderLimits {
   connectTimeoutMs: number;
   /** Answer size, declared and counted after decompression. */
   maxBytes: number;
-  /**
-   * How long a kept-alive provider connection may sit idle before it is closed (the trusted
-   * client pools them; default: the client's `IDLE_CONNECTION_MS`, 4 s).
-   */
-  idleConnectionMs?: number;
 }
 
 /** 20 s and 2 MB, as issue 4 fixes them; tests pass shorter limits. */

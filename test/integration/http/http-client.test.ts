@@ -83,9 +83,10 @@ describe("http client: one exchange over a dialed socket", () => {
 
   it.each([
     ["gzip", (b: Buffer) => zlib.gzipSync(b)],
-    ["br", (b: Buffer) => zlib.brotliCompressSync(b)],
+    // Quality 1: the bomb is as small, and brotli's default quality 11 spent seconds of CPU making it.
+    ["br", (b: Buffer) => zlib.brotliCompressSync(b, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 1 } })],
     ["deflate", (b: Buffer) => zlib.deflateSync(b)],
-  ])("stops a %s bomb at the limit counted after decompression", async (encoding, compress) => {
+  ])("stops a %s bomb at the limit counted after decompression", { timeout: 60_000 }, async (encoding, compress) => {
     const bomb = compress(Buffer.alloc(64 * 1024 * 1024));
     expect(bomb.length).toBeLessThan(1_000_000);
     const o = await origin((_req, res) => {
@@ -322,75 +323,16 @@ describe("trusted client: operator-configured endpoints", () => {
     expect(await codeOf(slow.request(req(`http://provider.test:${o.port}/`, { signal: stopping.signal })))).toBe("upstream_timeout");
   });
 
-  it("keeps the connection alive: consecutive requests to one endpoint share one TCP connection", async () => {
+  it("speaks TLS to an https endpoint, verified for its name, one connection per exchange", async () => {
     const seen = new Set<unknown>();
-    const o = await origin((req, res) => {
-      seen.add(req.socket);
-      res.end(`ok ${String(req.headers.connection)}`);
-    });
-    let resolved = 0;
-    const trusted = createTrustedHttpClient({ resolver: { resolve: () => (resolved++, Promise.resolve(["127.0.0.1"])) } });
-    for (let i = 0; i < 3; i += 1) expect((await trusted.request(req(`http://provider.test:${o.port}/${i}`))).body.toString()).toBe("ok keep-alive");
-    expect(seen.size).toBe(1);
-    expect(resolved).toBe(1);
-    // The guarded client never reuses one: one connection per exchange, each told to close.
-    const guardedSeen = new Set<unknown>();
-    const g = await origin((req, res) => {
-      guardedSeen.add(req.socket);
-      res.end(String(req.headers.connection));
-    });
-    expect((await client.request(req(g.base))).body.toString()).toBe("close");
-    await client.request(req(g.base));
-    expect(guardedSeen.size).toBe(2);
-  });
-
-  it("closes a pooled connection once it has been idle for idleConnectionMs, and never one in use", async () => {
-    const sockets: Socket[] = [];
-    let slow = false;
-    const o = await origin((req, res) => {
-      if (!sockets.includes(req.socket)) sockets.push(req.socket);
-      if (slow) setTimeout(() => res.end("late"), 150);
-      else res.end("ok");
-    });
-    const trusted = createTrustedHttpClient({ resolver: { resolve: () => Promise.reject(new Error("no DNS")) }, idleConnectionMs: 60 });
-    expect((await trusted.request(req(o.base))).body.toString()).toBe("ok");
-    // Reused at once: an answer slower than the idle limit still arrives on the pooled socket.
-    slow = true;
-    expect((await trusted.request(req(o.base))).body.toString()).toBe("late");
-    expect(sockets).toHaveLength(1);
-    await new Promise<void>((resolve) => sockets[0]!.once("close", () => resolve()));
-    slow = false;
-    expect((await trusted.request(req(o.base))).body.toString()).toBe("ok");
-    expect(sockets).toHaveLength(2);
-  });
-
-  it("speaks TLS to an https endpoint, verified for its name, and pools that connection apart", async () => {
-    const seen = new Set<unknown>();
-    const o = await origin((req, res) => (seen.add(req.socket), res.end("secure")), { tls: true });
+    const o = await origin((req, res) => (seen.add(req.socket), res.end(String(req.headers.connection))), { tls: true });
     const dialer = createTestDialer({ ca: TEST_CA, route: () => ({ host: "127.0.0.1", port: o.port }) });
     const trusted = createTrustedHttpClient({ resolver: { resolve: () => Promise.resolve(["93.184.215.14"]) }, dialer });
-    expect((await trusted.request(req("https://www.example.com/"))).body.toString()).toBe("secure");
-    expect((await trusted.request(req("https://www.example.com/"))).body.toString()).toBe("secure");
-    expect(seen.size).toBe(1);
-    expect(dialer.opened).toEqual(["93.184.215.14"]);
+    expect((await trusted.request(req("https://www.example.com/"))).body.toString()).toBe("close");
+    expect((await trusted.request(req("https://www.example.com/"))).body.toString()).toBe("close");
+    expect(seen.size).toBe(2);
+    expect(dialer.opened).toEqual(["93.184.215.14", "93.184.215.14"]);
     expect(await codeOf(trusted.request(req("https://other.test/")))).toBe("connect_failed");
-  });
-
-  it("sends a request again on a new connection when the server closed the pooled one", async () => {
-    let connections = 0;
-    const o = await raw((socket) => {
-      connections += 1;
-      // Answers one request, then drops the connection without saying so (no Connection: close),
-      // as a server whose idle timeout ran out does.
-      socket.once("data", () => {
-        socket.write("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nKeep-Alive: timeout=60\r\n\r\nok");
-        socket.once("data", () => socket.destroy());
-      });
-    });
-    const trusted = createTrustedHttpClient({ resolver: { resolve: () => Promise.resolve(["127.0.0.1"]) } });
-    expect((await trusted.request(req(o.base))).body.toString()).toBe("ok");
-    expect((await trusted.request(req(o.base))).body.toString()).toBe("ok");
-    expect(connections).toBe(2);
   });
 });
 
