@@ -18,7 +18,7 @@ const STOP_GRACE_MS = 5_000;
 async function main(): Promise<void> {
   const { startLocalApi } = await import("./lib/local-api");
   const { localBanner } = await import("./lib/local-banner");
-  const api = await startLocalApi({ env: process.env });
+  const api = await startLocalApi({ env: process.env, warmConverter: true });
   process.stdout.write(localBanner({ url: api.url, dynamoEndpoint: api.dynamoEndpoint, env: process.env, pid: process.pid, chromium: api.chromium }));
 
   let stopping = false;

@@ -6,6 +6,8 @@
  */
 import { createDynamoClient } from "../../shared/cache/dynamo-client";
 import { ENV, loadConfig } from "../../shared/config";
+import { createWorkerConverter } from "../../shared/content/worker-converter";
+import type { DocumentConverter } from "../../shared/content/converter";
 import { createFetchHandler, fetchPolicy } from "../../shared/fetch/fetch-route";
 import { createMcpHandler } from "../../shared/mcp/mcp-route";
 import { createLocalRenderer, type LocalRenderer } from "../../shared/render/local-renderer";
@@ -40,6 +42,13 @@ export interface LocalApiOptions {
    * limit (`WEBGATE_FETCH_TIMEOUT_MS`), so every answer, a timeout included, comes within it.
    */
   invocationTimeoutMs?: number;
+  /**
+   * Where /fetch and web_fetch convert pages. Default: worker threads (worker-converter.ts), so
+   * that one long conversion does not hold up the other requests on this one event loop.
+   */
+  converter?: DocumentConverter;
+  /** Start every conversion worker at start-up, in the background (one is always loaded before the server listens). */
+  warmConverter?: boolean;
 }
 
 export interface LocalApi extends RunningServer {
@@ -71,9 +80,16 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
   const renderer =
     options.renderer ??
     createLocalRenderer({ config, policy: fetchPolicy(config), resolver: options.resolver ?? systemResolver, dialer: options.dialer });
+  const workers = options.converter === undefined ? createWorkerConverter() : undefined;
+  const converter = options.converter ?? workers!;
+  // One worker loaded before the server listens (from source a cold one takes a second or two,
+  // which a short request limit would spend); `warmConverter` starts the others too.
+  await workers?.warm(1);
+  if (options.warmConverter === true) void workers?.warm();
   const fetchHandler = createFetchHandler({
     config,
     dynamo,
+    converter,
     resolver: options.resolver,
     dialer: options.dialer,
     renderer,
@@ -100,6 +116,7 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
     providerDialer: options.providerDialer,
     clock: options.clock,
     renderer,
+    converter,
     telemetry: options.telemetry ?? createPowertoolsTelemetry("webgate-mcp", { metrics: false }),
     allowedOrigins: () => origins,
     ...(config.search.secretArn === undefined ? {} : { secretsManager: createSecretsManagerClient() }),
@@ -125,6 +142,7 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
     });
   } catch (error) {
     // The emulator (or the client) must not keep the process alive after a failed start.
+    await workers?.close();
     if (emulator) await emulator.close();
     else dynamo.destroy();
     throw error;
@@ -137,6 +155,7 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
     close: async () => {
       await server.close();
       await renderer.close();
+      await workers?.close();
       if (emulator) await emulator.close();
       else dynamo.destroy();
     },

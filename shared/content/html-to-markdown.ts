@@ -1,4 +1,5 @@
 import type TurndownService from "turndown";
+import { type ConversionDeadline, WorkMeter } from "./conversion-deadline";
 import { MAIN_CONTENT_PRUNED, extractMainContent } from "./extract/main-content";
 import { type LightElement, parseLightDocument } from "./light-dom";
 import { neutralizeBoundaryMarkers, unescapeNeutralizedMarkers } from "./neutralize";
@@ -26,6 +27,11 @@ export interface HtmlToMarkdownOptions {
   mainContent: boolean;
   /** "markdown" (the default) or "text" (see lightTreeToText). */
   format?: OutputFormat;
+  /**
+   * The conversion's time budget: checked between the parse, the extraction and the
+   * serialization, and at checkpoints in their loops (conversion-deadline.ts).
+   */
+  deadline?: ConversionDeadline;
 }
 
 /**
@@ -41,32 +47,37 @@ export interface HtmlToMarkdownOptions {
  * Links and images resolve against `<base href>` (itself resolved against `baseUrl`; a base that
  * does not parse or is not http(s) is ignored) or else `baseUrl`. Markdown and title pass through
  * {@link neutralizeBoundaryMarkers}.
+ *
+ * @throws WebgateError `content_too_complex` (`reason: "conversion_time_limit"`) when
+ *   `options.deadline` passes before the conversion is done.
  */
 export function htmlToMarkdown(html: string, options: HtmlToMarkdownOptions): MarkdownResult {
   const format = options.format ?? "markdown";
+  const meter = new WorkMeter(options.deadline);
   if (options.mainContent) {
-    const article = convertMainContent(html, options.baseUrl, format);
+    const article = convertMainContent(html, options.baseUrl, format, meter);
     if (article !== null) return article;
   }
-  return convertFullPage(html, options.baseUrl, false, format);
+  return convertFullPage(html, options.baseUrl, format, meter);
 }
 
-/**
- * The whole-page conversion. `copyTree` makes turndown deep-copy the tree as it does by default
- * (only the test that proves the copy unnecessary sets it).
- */
-export function convertFullPage(html: string, baseUrl: string, copyTree = false, format: OutputFormat = "markdown"): MarkdownResult {
+/** The whole-page conversion. */
+function convertFullPage(html: string, baseUrl: string, format: OutputFormat, meter: WorkMeter): MarkdownResult {
+  meter.check();
   const doc = parseLightDocument(html);
-  return { markdown: serialize(doc.body, effectiveBase(baseUrl, doc.baseHref), format, copyTree), title: cleanTitle(doc.title), extractor: "full" };
+  meter.check();
+  const markdown = serialize(doc.body, effectiveBase(baseUrl, doc.baseHref), format, meter);
+  meter.check();
+  return { markdown, title: cleanTitle(doc.title), extractor: "full" };
 }
 
 /**
  * Writes a light tree in the requested format: turndown with webgate's rules for Markdown, or
  * {@link lightTreeToText}. Boundary markers are neutralized in both.
  */
-function serialize(root: LightElement, base: string | null, format: OutputFormat, copyTree = false): string {
-  if (format === "text") return neutralizeBoundaryMarkers(lightTreeToText(root));
-  return finish(turndownSingleUse(createTurndownService(base), root, copyTree));
+function serialize(root: LightElement, base: string | null, format: OutputFormat, meter: WorkMeter): string {
+  if (format === "text") return neutralizeBoundaryMarkers(lightTreeToText(root, meter));
+  return finish(turndownSingleUse(createTurndownService(base), root));
 }
 
 /**
@@ -75,21 +86,26 @@ function serialize(root: LightElement, base: string | null, format: OutputFormat
  * furniture (`nav`, `aside`, `footer`) for the extractor to judge; extractMainContent picks and
  * cleans the article (docs/content.md, "Main content"); turndown converts it.
  */
-export function convertMainContent(html: string, baseUrl: string, format: OutputFormat = "markdown"): MarkdownResult | null {
+function convertMainContent(html: string, baseUrl: string, format: OutputFormat, meter: WorkMeter): MarkdownResult | null {
+  meter.check();
   const doc = parseLightDocument(html, { pruned: MAIN_CONTENT_PRUNED });
   const title = cleanTitle(doc.title);
+  meter.check();
   const { element, reason } = extractMainContent(doc.body, { title });
+  meter.check();
   if (element === null) return null;
-  return { markdown: serialize(element, effectiveBase(baseUrl, doc.baseHref), format), title, extractor: reason === "page_cleaned" ? "full" : "readability" };
+  const markdown = serialize(element, effectiveBase(baseUrl, doc.baseHref), format, meter);
+  meter.check();
+  return { markdown, title, extractor: reason === "page_cleaned" ? "full" : "readability" };
 }
 
 /**
  * turndown deep-copies the node it is given before collapsing whitespace. Our trees are built for
- * this one conversion and dropped afterwards, so the copy is skipped (a speed-only change: a test
- * checks the Markdown is identical with and without the copy).
+ * this one conversion and dropped afterwards, so the copy is skipped (a speed-only change: the
+ * corpus test compares the Markdown with `service.turndown(root)`, which copies).
  */
-export function turndownSingleUse(service: TurndownService, root: LightElement, copy = false): string {
-  if (!copy) Object.defineProperty(root, "cloneNode", { value: () => root, configurable: true });
+export function turndownSingleUse(service: TurndownService, root: LightElement): string {
+  Object.defineProperty(root, "cloneNode", { value: () => root, configurable: true });
   return service.turndown(root);
 }
 

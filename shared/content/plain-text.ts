@@ -1,3 +1,4 @@
+import type { WorkMeter } from "./conversion-deadline";
 import type { LightElement, LightNode } from "./light-dom";
 
 /**
@@ -28,9 +29,10 @@ const SPACE_RUN = /[\t\n\f\r \u00a0]+/g;
  * kept verbatim. Whitespace elsewhere collapses as a browser would render it.
  *
  * One iterative pass over the tree (no recursion, so any depth is safe), output built from an
- * array of pieces: linear in the size of the tree and its text.
+ * array of pieces: linear in the size of the tree and its text. `meter` counts one unit per node
+ * (the conversion's deadline checkpoints).
  */
-export function lightTreeToText(root: LightElement): string {
+export function lightTreeToText(root: LightElement, meter?: WorkMeter): string {
   const out: string[] = [];
   /** 0: nothing pending; 1: a line break; 2: a blank line, before the next text. */
   let pendingBreak = 0;
@@ -82,6 +84,7 @@ export function lightTreeToText(root: LightElement): string {
   for (let n = root.lastChild; n !== null; n = n.previousSibling) stack.push([n, false]);
   while (stack.length > 0) {
     const [node, leaving] = stack.pop()!;
+    meter?.tick();
     if (node.nodeType === 3) {
       if (preDepth > 0) writePre(node.data);
       else writeInline(node.data);

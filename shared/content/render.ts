@@ -1,5 +1,6 @@
 import { LinearParser } from "./linear-parser";
 import { WebgateError } from "../errors";
+import type { ConversionDeadline } from "./conversion-deadline";
 import { classifyUnreadableHtml, type UnreadableReason } from "./app-shell";
 import { decodeBody } from "./decode";
 import { htmlToMarkdown, type MarkdownResult, type OutputFormat } from "./html-to-markdown";
@@ -18,6 +19,8 @@ export interface RenderInput {
   mainContent: boolean;
   /** "markdown" (the default) or "text": how HTML is written (other kinds pass through as they are). */
   format?: OutputFormat;
+  /** The conversion's time budget (the request's deadline less what the store write needs). */
+  deadline?: ConversionDeadline;
 }
 
 /** What /fetch stores as a snapshot. */
@@ -43,7 +46,8 @@ export interface RenderedDocument {
  * readable text, the other mode is tried; when neither does, `no_readable_content`.
  *
  * @throws WebgateError `unsupported_content_type`, `decode_failed` (from decodeBody),
- *   `no_readable_content` (details.reason: see {@link UnreadableReason}).
+ *   `no_readable_content` (details.reason: see {@link UnreadableReason}), `content_too_complex`
+ *   (`reason: "conversion_time_limit"`: `input.deadline` passed during the conversion).
  */
 export function renderDocument(input: RenderInput): RenderedDocument {
   const decoded = decodeBody(input.body, input.contentType);
@@ -51,7 +55,7 @@ export function renderDocument(input: RenderInput): RenderedDocument {
   // A body labelled Markdown that is an HTML document is converted as the HTML it is.
   const disguisedHtml = decoded.mediaType === "text/markdown" && looksLikeHtmlDocument(decoded.text);
   if (decoded.kind === "html" || disguisedHtml) {
-    const html = convertReadableHtml(decoded.text, input.finalUrl, input.mainContent, format);
+    const html = convertReadableHtml(decoded.text, input.finalUrl, input.mainContent, format, input.deadline);
     return { content: html.markdown, title: html.title, charset: decoded.charset, contentType: disguisedHtml ? "text/html" : decoded.mediaType, extractor: html.extractor };
   }
   if (decoded.mediaType === "text/markdown") {
@@ -81,10 +85,10 @@ export function hasReadableText(content: string): boolean {
   return READABLE.test(content);
 }
 
-function convertReadableHtml(html: string, baseUrl: string, mainContent: boolean, format: OutputFormat): MarkdownResult {
-  const first = htmlToMarkdown(html, { baseUrl, mainContent, format });
+function convertReadableHtml(html: string, baseUrl: string, mainContent: boolean, format: OutputFormat, deadline: ConversionDeadline | undefined): MarkdownResult {
+  const first = htmlToMarkdown(html, { baseUrl, mainContent, format, deadline });
   if (hasReadableText(first.markdown)) return first;
-  const other = htmlToMarkdown(html, { baseUrl, mainContent: !mainContent, format });
+  const other = htmlToMarkdown(html, { baseUrl, mainContent: !mainContent, format, deadline });
   if (hasReadableText(other.markdown)) return other;
   const reason = classifyUnreadableHtml(html);
   const hint = reason === "no_text" && format === "text" ? ' Format "markdown" keeps image links, if the page has images.' : "";

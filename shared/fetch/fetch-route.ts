@@ -14,6 +14,7 @@ import { createGuardedClient } from "../guard/guarded-get";
 import { systemResolver } from "../guard/guarded-lookup";
 import { resolvePolicy, type GuardPolicy } from "../guard/policy";
 import { createHttpClient } from "../http/http-client";
+import type { DocumentConverter } from "../content/converter";
 import type { Resolver } from "../guard/dns-resolver";
 import type { Dialer } from "../http/types";
 import { unavailableRenderer, type Renderer } from "../render/renderer";
@@ -40,6 +41,8 @@ export interface FetchRouteDeps {
    * one, a render answers `render_unavailable`.
    */
   renderer?: Renderer;
+  /** Where pages are converted (the local server: worker threads); default: in process, as in Lambda. */
+  converter?: DocumentConverter;
 }
 
 /** Time a conversion and a store write may add to the fetch's own limit before a lease lapses. */
@@ -128,7 +131,7 @@ export function createFetchRunner(deps: FetchRouteDeps & { telemetry: Telemetry 
     logger: { warn: (message, fields) => telemetry.warn(message, fields) },
     leaseMs: ROBOTS_TIMEOUT_MS + LEASE_MARGIN_MS,
   });
-  const service = { guarded, render, cache, clock, policy, robots, timeoutMs: config.fetch.timeoutMs, pdfMaxPages: config.fetch.pdfMaxPages, urlSecretCheck: config.fetch.urlSecretCheck };
+  const service = { guarded, render, cache, clock, policy, robots, converter: deps.converter, timeoutMs: config.fetch.timeoutMs, pdfMaxPages: config.fetch.pdfMaxPages, urlSecretCheck: config.fetch.urlSecretCheck };
 
   return async (input, ctx) => {
     // The requested host as written, logged before anything can fail (never path, query,

@@ -13,7 +13,8 @@ import { pageWindow, paginateWindow } from "../content/paginate";
 import { parseContentType } from "../content/decode";
 import { parseMarkdownTokens } from "../content/origin-markdown";
 import { isPdf, renderPdfDocument } from "../content/pdf";
-import { renderDocument } from "../content/render";
+import { inProcessConverter, type ConversionInput, type DocumentConverter } from "../content/converter";
+import type { RenderedDocument } from "../content/render";
 import { checkUrl, type CheckedUrl } from "../guard/url-policy";
 import { findUrlSecret, type UrlSecretKind } from "../guard/url-secret";
 import type { GuardPolicy } from "../guard/policy";
@@ -51,6 +52,8 @@ export interface FetchServiceDeps {
   policy: GuardPolicy;
   /** The request's deadline (see shared/deadline.ts); the origin fetch, conversion and store write fit in it. */
   deadline?: Deadline;
+  /** Where HTML and text are converted (converter.ts); default: in process. */
+  converter?: DocumentConverter;
   /** `WEBGATE_URL_SECRET_CHECK`; absent: off. */
   urlSecretCheck?: "refuse" | "flag" | "off";
   /** robots.txt, checked before the page and each redirect hop are requested. */
@@ -66,6 +69,25 @@ export interface FetchServiceDeps {
  * most of it.
  */
 export const POST_FETCH_RESERVE_MS = 3_000;
+
+/**
+ * Time kept after the conversion for the store write and the answer: at most this much, and at
+ * most a quarter of what is left. A conversion past what remains answers `content_too_complex`.
+ */
+export const POST_CONVERSION_RESERVE_MS = 1_000;
+
+/** Converts a fetched or rendered body within the request's deadline (less the store write's reserve). */
+async function convertWithin(input: ConversionInput, deps: FetchServiceDeps): Promise<RenderedDocument> {
+  const converter = deps.converter ?? inProcessConverter;
+  const { deadline } = deps;
+  if (deadline === undefined) return converter.convert(input, undefined);
+  const conversion = deadline.within({ reserveMs: Math.min(POST_CONVERSION_RESERVE_MS, deadline.remainingMs() / 4) });
+  try {
+    return await converter.convert(input, conversion);
+  } finally {
+    conversion.dispose();
+  }
+}
 
 export async function fetchPage(request: FetchRequest, deps: FetchServiceDeps): Promise<{ body: FetchResponse; observation: FetchObservation }> {
   // The URL policy runs before the cache: a refused URL is refused even if a snapshot exists.
@@ -183,7 +205,7 @@ async function renderedSnapshot(url: CheckedUrl, mainContent: boolean, format: F
   const left = deps.deadline?.remainingMs();
   const page = await deps.render(url.href, left === undefined ? undefined : left - Math.min(POST_FETCH_RESERVE_MS, left / 4), deps.deadline?.signal);
   checkStatus(page.status);
-  const converted = renderDocument({ body: page.body, contentType: page.contentType, finalUrl: page.finalUrl, mainContent, format });
+  const converted = await convertWithin({ body: page.body, contentType: page.contentType, finalUrl: page.finalUrl, mainContent, format }, deps);
   // A DOM read before the page settled is cut short; the origin's own bytes (a JSON or text top
   // level the browser only displayed) are whole whatever the page did.
   const cut = page.rendered && page.truncated !== null && page.truncated !== undefined ? page.truncated : null;
@@ -241,7 +263,7 @@ async function plainSnapshot(url: CheckedUrl, mainContent: boolean, format: Form
   const contentType = response.headers["content-type"];
   const rendered = isPdf(response.body, parseContentType(contentType).mediaType)
     ? await renderPdfDocument(response.body, { maxPages: deps.pdfMaxPages, timeoutMs: remainingMs(), format })
-    : { ...renderDocument({ body: response.body, contentType, finalUrl: response.finalUrl, mainContent, format }), truncated: false };
+    : { ...(await convertWithin({ body: response.body, contentType, finalUrl: response.finalUrl, mainContent, format }, deps)), truncated: false };
   return {
     content: rendered.content,
     meta: {

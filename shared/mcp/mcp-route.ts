@@ -23,6 +23,7 @@ import type { Clock } from "../clock";
 import type { WebgateConfig } from "../config";
 import { createFetchRunner } from "../fetch/fetch-route";
 import type { Renderer } from "../render/renderer";
+import type { DocumentConverter } from "../content/converter";
 import type { Resolver } from "../guard/dns-resolver";
 import type { Dialer } from "../http/types";
 import { createApiHandler, type ApiHandler, type ApiResult } from "../middleware/api-handler";
@@ -57,6 +58,8 @@ export interface McpRouteDeps {
   telemetry?: Telemetry;
   /** Renders pages for web_fetch's `render`, as for /fetch; without one, `render_unavailable`. */
   renderer?: Renderer;
+  /** Where web_fetch converts pages, as for /fetch; default: in process. */
+  converter?: DocumentConverter;
   /**
    * When set, a request whose `Origin` header is present and not in this list is refused with
    * 403 (browsers send Origin on every POST). A function so the local server can name its port
@@ -77,6 +80,7 @@ export function createMcpHandler(deps: McpRouteDeps): ApiHandler {
     clock: deps.clock,
     telemetry,
     ...(deps.renderer === undefined ? {} : { renderer: deps.renderer }),
+    ...(deps.converter === undefined ? {} : { converter: deps.converter }),
   });
   const runSearch = createSearchRunner({
     config: deps.config,
