@@ -27,6 +27,14 @@ import { fetchFunctionEnvironment, searchFunctionEnvironment, type EnvironmentSe
 /** The render function's memory: Chromium with one page wants about 1 GB; 2 GB also buys CPU. */
 export const RENDER_FUNCTION_MEMORY_MB = 2_048;
 
+/**
+ * Installed into the render function's asset (`npm ci` of these, at the versions package-lock.json
+ * pins) instead of bundled: @sparticuz/chromium's package carries the Chromium binary and the
+ * libraries and fonts it unpacks at run time, which esbuild cannot bundle, and puppeteer-core
+ * goes with it (test/infra/render-bundle.test.ts synthesizes the asset and runs its handler).
+ */
+export const RENDER_NODE_MODULES = ["@sparticuz/chromium", "puppeteer-core"] as const;
+
 /** The repository root (infra/ is one level down). */
 export const REPO_ROOT = fileURLToPath(new URL("..", import.meta.url));
 
@@ -96,7 +104,7 @@ export class WebgateStack extends Stack {
       timeoutS: s.fetch.timeoutS,
       reservedConcurrency: s.fetch.reservedConcurrency,
       architecture: lambda.Architecture.X86_64,
-      nodeModules: ["@sparticuz/chromium", "puppeteer-core"],
+      nodeModules: [...RENDER_NODE_MODULES],
       environment: {
         [ENV.FETCH_TIMEOUT_MS]: String(s.fetch.fetchTimeoutMs),
         [ENV.MAX_RESPONSE_BYTES]: String(s.fetch.maxResponseBytes),

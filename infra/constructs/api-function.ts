@@ -23,6 +23,20 @@ export const VPC_ENI_ACTIONS = [
   "ec2:UnassignPrivateIpAddresses",
 ] as const;
 
+/**
+ * The environment of the `npm ci` NodejsFunction runs in the asset for `nodeModules`: tarballs
+ * come from npm's cache when it has them (the project's own `npm ci` put them there, so a synth
+ * needs no network then; a cold cache still downloads), and no audit, funding or update-check
+ * requests are made.
+ */
+export const NODE_MODULES_INSTALL_ENV: Readonly<Record<string, string>> = {
+  npm_config_prefer_offline: "true",
+  npm_config_audit: "false",
+  npm_config_fund: "false",
+  npm_config_update_notifier: "false",
+  npm_config_loglevel: "error",
+};
+
 export interface ApiFunctionProps {
   /** Absolute path of the handler file; it exports `handler`. */
   entry: string;
@@ -156,7 +170,7 @@ export class ApiFunction extends Construct {
         mainFields: [...FUNCTION_BUNDLING.mainFields],
         banner: FUNCTION_BUNDLING.banner,
         externalModules: [...FUNCTION_BUNDLING.externalModules],
-        ...(props.nodeModules && props.nodeModules.length > 0 ? { nodeModules: [...props.nodeModules] } : {}),
+        ...(props.nodeModules && props.nodeModules.length > 0 ? { nodeModules: [...props.nodeModules], environment: NODE_MODULES_INSTALL_ENV } : {}),
         // NodejsFunction has no alias prop; esbuildArgs passes each as `--alias:from=to`.
         esbuildArgs: { "--alias": Object.entries(FUNCTION_BUNDLING.alias).map(([from, to]) => `${from}=${to}`) },
         ...(props.afterBundling === undefined

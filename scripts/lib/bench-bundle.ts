@@ -80,7 +80,7 @@ export function topContributors(inputs: Metafile["outputs"][string]["inputs"], l
 }
 
 /** The environment the deployed function has (infra/webgate-stack.ts and Lambda's own variables). */
-function lambdaEnv(route: Variant["route"], taskRoot: string): Record<string, string> {
+export function lambdaEnv(route: Variant["route"], taskRoot: string): Record<string, string> {
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? "/usr/bin:/bin",
     LANG: "en_US.UTF-8",
@@ -113,7 +113,7 @@ function lambdaEnv(route: Variant["route"], taskRoot: string): Record<string, st
 }
 
 /** One fresh `node` that imports `file`: the import's own time and the process's wall time. */
-function coldImport(file: string, env: Record<string, string>): Promise<{ importMs: number; processMs: number }> {
+export function coldImport(file: string, env: Record<string, string>): Promise<{ importMs: number; processMs: number }> {
   const code = `const t0 = performance.now(); await import(${JSON.stringify(pathToFileURL(file).href)}); process.stdout.write(String(performance.now() - t0));`;
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
