@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { WebgateError } from "../../../../shared/errors";
 import type { GuardPolicy } from "../../../../shared/guard";
-import { checkUrl } from "../../../../shared/guard";
+import { bareHostname, checkUrl } from "../../../../shared/guard";
 import { loadUrlVectors } from "../../../helpers/ssrf-vectors";
 
 const POLICY_CODES = ["url_not_allowed", "host_not_allowed", "address_not_allowed"];
@@ -293,5 +293,15 @@ describe("checkUrl with the dev switch allowLocalhost", () => {
 
   it("refuses loopback on the block list of addresses", () => {
     expect(refusalOf("http://127.0.0.2/", { ...dev, blockedCidrs: ["127.0.0.2/32"] }).message).toMatch(/block list/);
+  });
+});
+
+describe("bareHostname", () => {
+  it.each([
+    ["https://[2001:db8::1]:8443/x", "2001:db8::1"],
+    ["https://example.com/", "example.com"],
+    ["http://93.184.215.14/", "93.184.215.14"],
+  ])("%s → %s", (url, host) => {
+    expect(bareHostname(new URL(url))).toBe(host);
   });
 });

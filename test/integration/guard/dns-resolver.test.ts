@@ -7,7 +7,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDnsResolver, parseHosts } from "../../../shared/http/dns-resolver";
+import { createDnsResolver, parseHosts } from "../../../shared/guard/dns-resolver";
 import { resolvePolicy } from "../../../shared/guard/policy";
 import { resolveChecked } from "../../../shared/guard/guarded-lookup";
 import { startDnsServer, type DnsServer } from "../../helpers/dns-server";
@@ -72,6 +72,8 @@ describe("createDnsResolver (c-ares) over loopback DNS", () => {
     const aborted = new AbortController();
     aborted.abort(new Error("already"));
     await expect(resolver().resolve("normal.example.com", aborted.signal)).rejects.toThrow("already");
+    // The system's name servers (no `servers`): an aborted lookup never sends a query.
+    await expect(createDnsResolver({ hostsPath: null }).resolve("normal.example.com", aborted.signal)).rejects.toThrow("already");
     await expect(resolveChecked("missing.example.com", { resolver: resolver(), policy: resolvePolicy({}), signal: never, timeoutMs: 5_000 })).rejects.toMatchObject({
       code: "dns_failed",
     });
@@ -100,6 +102,8 @@ describe("createDnsResolver (c-ares) over loopback DNS", () => {
     });
     await expect(resolver().resolveWithCnames("normal.example.com", never)).resolves.toMatchObject({ cnames: [] });
     await expect(resolver().resolveWithCnames("localhost", never)).resolves.toEqual({ addresses: ["127.0.0.1", "::1"], cnames: [] });
+    // A CNAME query that fails (not "no CNAME here") fails the lookup.
+    await expect(resolver().resolveWithCnames("broken.example.com", never)).rejects.toMatchObject({ code: "ESERVFAIL" });
   });
 
   it("parseHosts skips comments and lines that do not start with an address", () => {
