@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- <corpus-folder>] [--only conversion,quality,fetch,bundle,pdf] [--passes N]
+ * `npm run bench [-- <corpus-folder>] [--only conversion,quality,cost,fetch,bundle,pdf] [--passes N]
  *   [--requests N] [--budget S] [--runs N] [--out file.json]`
  *
  * Issue 6's benchmark, in one run:
@@ -11,7 +11,10 @@
  * - quality (scripts/lib/bench-quality.ts): main-content extraction scored on the labelled pages of
  *   ../shared/extraction-eval beside Readability.js (jsdom) in the same run and the published rows
  *   (skipped with a notice when the folder is absent).
- * - pdf (scripts/lib/bench-pdf.ts): the PDF reader's worker bundle and the first-PDF latency.
+ * - pdf (scripts/lib/bench-pdf.ts): the PDF reader's worker bundle and the first-PDF latency;
+ * - cost (scripts/lib/bench-cost.ts): conversion ms per MB against size, ordinary HTML beside the
+ *   pathological shapes of issue 17, the speed anchors on the same HTML, and the local server's
+ *   latency while a long conversion runs.
  * Then one table of issue 6's targets, and the figures as JSON.
  */
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
@@ -24,6 +27,7 @@ import { NodeHtmlMarkdown } from "node-html-markdown";
 import TurndownService from "turndown";
 import { renderDocument } from "../shared/content/render";
 import { benchBundles } from "./lib/bench-bundle";
+import { COST_RATIO_GOAL, benchCost } from "./lib/bench-cost";
 import { benchFetch } from "./lib/bench-fetch";
 import { QUALITY_GOAL_F, benchQuality } from "./lib/bench-quality";
 import { benchPdf } from "./lib/bench-pdf";
@@ -145,7 +149,7 @@ export function benchConversion(folder: string, passes: number): { section: Benc
   };
 }
 
-const SECTIONS = ["conversion", "quality", "fetch", "bundle", "pdf"] as const;
+const SECTIONS = ["conversion", "quality", "cost", "fetch", "bundle", "pdf"] as const;
 type SectionName = (typeof SECTIONS)[number];
 
 interface Args {
@@ -195,6 +199,13 @@ function targetsSection(sections: Map<SectionName, BenchSection>): BenchSection 
     const f = quality.webgate.score.f;
     rows.push([`main content, dev set (extraction-eval) F >= ${QUALITY_GOAL_F} (issue 17)`, f.toFixed(3), f >= QUALITY_GOAL_F ? "met" : "missed"]);
   }
+  const cost = sections.get("cost")?.data as { worstRatio: number; falseVsTurndown: number[]; trueVsReadability: number[] } | undefined;
+  if (cost) {
+    rows.push([`no shape over ${COST_RATIO_GOAL}x ordinary HTML's ms/MB at 10 KB-5 MB (issue 17)`, `worst ${cost.worstRatio.toFixed(2)}x`, cost.worstRatio <= COST_RATIO_GOAL ? "met" : "missed"]);
+    const low = (xs: number[]) => Math.min(...xs);
+    rows.push(["cost section, ordinary HTML: main_content=false >= 4x plain turndown at every size", `${low(cost.falseVsTurndown).toFixed(2)}x at worst`, low(cost.falseVsTurndown) >= 4 ? "met" : "missed"]);
+    rows.push(["cost section, ordinary HTML: main_content=true >= 1.5x Readability + turndown at every size", `${low(cost.trueVsReadability).toFixed(2)}x at worst`, low(cost.trueVsReadability) >= 1.5 ? "met" : "missed"]);
+  }
   const fetch = sections.get("fetch")?.data as { hitToMissP50Ratio1MB: number } | undefined;
   if (fetch) rows.push(["1 MB page: hit p50 <= 0.25x miss p50", `${fetch.hitToMissP50Ratio1MB.toFixed(3)}x`, fetch.hitToMissP50Ratio1MB <= 0.25 ? "met" : "missed"]);
   const bundle = sections.get("bundle")?.data as { results: Array<{ name: string; bytes: number; importMs: number }>; targets: { maxKb: number; maxImportOverEmptyMs: number } } | undefined;
@@ -214,7 +225,7 @@ async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   const folder = path.resolve(args.folder ?? DEFAULT_CORPUS);
   if (args.only.includes("conversion") && !existsSync(folder)) {
-    console.error(`No corpus folder at ${folder}.\nPass one: npm run bench -- <folder with <page>/source.html and expected.html>\nor run the other sections only: npm run bench -- --only fetch,bundle,pdf`);
+    console.error(`No corpus folder at ${folder}.\nPass one: npm run bench -- <folder with <page>/source.html and expected.html>\nor run the other sections only: npm run bench -- --only cost,fetch,bundle,pdf`);
     process.exit(2);
   }
   const machine = `${os.cpus()[0]?.model ?? "unknown CPU"}, ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB, Node ${process.version}, ${os.platform()} ${os.arch()}`;
@@ -231,6 +242,7 @@ async function main(): Promise<void> {
     if (shared === null || !existsSync(path.join(shared, "extraction-eval"))) progress("quality section skipped: no ../shared/extraction-eval beside the repo (set WEBGATE_SHARED_DIR)");
     else sections.set("quality", benchQuality({ sharedDir: shared, progress }).section);
   }
+  if (args.only.includes("cost")) sections.set("cost", (await benchCost({ progress })).section);
   if (args.only.includes("fetch")) sections.set("fetch", (await benchFetch({ requests: args.requests, budgetMs: args.budgetS * 1000, progress })).section);
 
   const ordered = SECTIONS.flatMap((name) => sections.get(name) ?? []);

@@ -1,7 +1,7 @@
 import type TurndownService from "turndown";
 import { type ConversionDeadline, WorkMeter } from "./conversion-deadline";
 import { MAIN_CONTENT_PRUNED, extractMainContent } from "./extract/main-content";
-import { type LightElement, parseLightDocument } from "./light-dom";
+import { type LightDocument, type LightElement, MAX_DEPTH, parseLightDocument } from "./light-dom";
 import { neutralizeBoundaryMarkers, unescapeNeutralizedMarkers } from "./neutralize";
 import { lightTreeToText } from "./plain-text";
 import { createTurndownService } from "./turndown-setup";
@@ -18,6 +18,12 @@ export interface MarkdownResult {
   title: string;
   /** "readability" when an article was extracted (the name predates webgate's own extractor), "full" for the whole page. */
   extractor: Extract<Extractor, "readability" | "full">;
+  /**
+   * True when the depth limit changed what was converted: elements nested deeper than
+   * {@link MAX_DEPTH} were flattened into their ancestor at that depth (their text kept, their
+   * structure lost). The caller reports it as `truncated`.
+   */
+  flattened: boolean;
 }
 
 export interface HtmlToMarkdownOptions {
@@ -64,11 +70,28 @@ export function htmlToMarkdown(html: string, options: HtmlToMarkdownOptions): Ma
 /** The whole-page conversion. */
 function convertFullPage(html: string, baseUrl: string, format: OutputFormat, meter: WorkMeter): MarkdownResult {
   meter.check();
-  const doc = parseLightDocument(html);
+  const doc = parseLightDocument(html, { meter });
   meter.check();
   const markdown = serialize(doc.body, effectiveBase(baseUrl, doc.baseHref), format, meter);
   meter.check();
-  return { markdown, title: cleanTitle(doc.title), extractor: "full" };
+  return { markdown, title: cleanTitle(doc.title), extractor: "full", flattened: flattenedWithin(doc, doc.body) };
+}
+
+/**
+ * Whether content flattened by the depth limit is part of `root` (the body, or the extracted
+ * article). Each host is at depth {@link MAX_DEPTH}, so each walk up is at most that long.
+ */
+function flattenedWithin(doc: LightDocument, root: LightElement): boolean {
+  return doc.flattenedInto.some((host) => {
+    for (let n: LightElement | null = host; n !== null; n = n.parentNode) if (n === root) return true;
+    return false;
+  });
+}
+
+/** The note that ends content cut or flattened by a limit, as PDFs end theirs (pdf-layout.ts). */
+export function truncationNote(format: OutputFormat): string {
+  const note = `elements nested deeper than ${MAX_DEPTH} levels were flattened; their text is kept, their structure is not`;
+  return format === "markdown" ? `<!-- truncated: ${note} -->` : `[truncated: ${note}]`;
 }
 
 /**
@@ -77,7 +100,7 @@ function convertFullPage(html: string, baseUrl: string, format: OutputFormat, me
  */
 function serialize(root: LightElement, base: string | null, format: OutputFormat, meter: WorkMeter): string {
   if (format === "text") return neutralizeBoundaryMarkers(lightTreeToText(root, meter));
-  return finish(turndownSingleUse(createTurndownService(base), root));
+  return finish(turndownSingleUse(createTurndownService(base, {}, meter), root));
 }
 
 /**
@@ -88,7 +111,7 @@ function serialize(root: LightElement, base: string | null, format: OutputFormat
  */
 function convertMainContent(html: string, baseUrl: string, format: OutputFormat, meter: WorkMeter): MarkdownResult | null {
   meter.check();
-  const doc = parseLightDocument(html, { pruned: MAIN_CONTENT_PRUNED });
+  const doc = parseLightDocument(html, { pruned: MAIN_CONTENT_PRUNED, meter });
   const title = cleanTitle(doc.title);
   meter.check();
   const { element, reason } = extractMainContent(doc.body, { title });
@@ -96,7 +119,7 @@ function convertMainContent(html: string, baseUrl: string, format: OutputFormat,
   if (element === null) return null;
   const markdown = serialize(element, effectiveBase(baseUrl, doc.baseHref), format, meter);
   meter.check();
-  return { markdown, title, extractor: reason === "page_cleaned" ? "full" : "readability" };
+  return { markdown, title, extractor: reason === "page_cleaned" ? "full" : "readability", flattened: flattenedWithin(doc, element) };
 }
 
 /**

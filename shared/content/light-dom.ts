@@ -1,3 +1,4 @@
+import type { WorkMeter } from "./conversion-deadline";
 import { LinearParser } from "./linear-parser";
 
 /**
@@ -324,6 +325,11 @@ export class LightElement extends LightBase {
 export interface LightDocument {
   /** A `BODY` element holding everything that was not pruned. */
   body: LightElement;
+  /**
+   * The elements at {@link MAX_DEPTH} that took in the content of deeper elements (their tags
+   * dropped, their text and children kept): where the depth limit changed the page's structure.
+   */
+  flattenedInto: LightElement[];
   /** Text of the first `<title>` outside SVG, raw (not yet whitespace-collapsed); "" when none. */
   title: string;
   /** `href` of the first `<base href>`, or null. */
@@ -337,8 +343,10 @@ export interface LightDocument {
  * `options.pruned` replaces {@link PRUNED_TAGS} (the main-content extractor keeps page furniture
  * such as `<nav>` and `<aside>` to judge it itself; `<title>` and `<base>` are always read and dropped).
  */
-export function parseLightDocument(html: string, options: { pruned?: ReadonlySet<string> } = {}): LightDocument {
+export function parseLightDocument(html: string, options: { pruned?: ReadonlySet<string>; meter?: WorkMeter } = {}): LightDocument {
   const pruned = options.pruned ?? PRUNED_TAGS;
+  const meter = options.meter;
+  const flattenedInto: LightElement[] = [];
   const body = new LightElement("body", {});
   // One entry per open tag; null marks a tag that added no element (pruned, flattened, html/body).
   const stack: (LightElement | null)[] = [];
@@ -357,6 +365,7 @@ export function parseLightDocument(html: string, options: { pruned?: ReadonlySet
   const parser = new LinearParser(
     {
       onopentag(name, attribs) {
+        meter?.tick();
         if (pruneDepth > 0) {
           pruneDepth++;
           stack.push(null);
@@ -376,7 +385,13 @@ export function parseLightDocument(html: string, options: { pruned?: ReadonlySet
         }
         // <html>, <head> and <body> are transparent: what htmlparser2 leaves in <head> (it does not
         // close it implicitly as HTML5 does) still reaches the body, as a browser would put it there.
-        if (name === "html" || name === "head" || name === "body" || depth >= MAX_DEPTH) {
+        if (name === "html" || name === "head" || name === "body") {
+          stack.push(null);
+          return;
+        }
+        if (depth >= MAX_DEPTH) {
+          // The last element before a flattened one is the host its content goes to.
+          if (flattenedInto.at(-1) !== current) flattenedInto.push(current);
           stack.push(null);
           return;
         }
@@ -388,6 +403,7 @@ export function parseLightDocument(html: string, options: { pruned?: ReadonlySet
         stack.push(el);
       },
       ontext(text) {
+        meter?.tick();
         if (pruneDepth > 0) {
           if (inTitle) title += text;
           return;
@@ -435,5 +451,5 @@ export function parseLightDocument(html: string, options: { pruned?: ReadonlySet
   );
   parser.end(html);
   for (const form of forms) if (form.parentNode !== null && isControlForm(form.textContent)) form.remove();
-  return { body, title: title ?? "", baseHref };
+  return { body, flattenedInto, title: title ?? "", baseHref };
 }

@@ -3,7 +3,7 @@ import { WebgateError } from "../errors";
 import type { ConversionDeadline } from "./conversion-deadline";
 import { classifyUnreadableHtml, type UnreadableReason } from "./app-shell";
 import { decodeBody } from "./decode";
-import { htmlToMarkdown, type MarkdownResult, type OutputFormat } from "./html-to-markdown";
+import { htmlToMarkdown, truncationNote, type MarkdownResult, type OutputFormat } from "./html-to-markdown";
 import { neutralizeBoundaryMarkers } from "./neutralize";
 import { markdownToText } from "./markdown-text";
 import { looksLikeHtmlDocument, markdownTitle } from "./origin-markdown";
@@ -35,6 +35,8 @@ export interface RenderedDocument {
   contentType: string;
   /** Which HTML extractor ran, `origin-markdown` for Markdown the site served, `pdf`; null for other bodies. */
   extractor: Extractor | null;
+  /** A limit cut or flattened the content (HTML: the depth limit; the content ends with a note saying so). */
+  truncated?: boolean;
 }
 
 /**
@@ -56,7 +58,15 @@ export function renderDocument(input: RenderInput): RenderedDocument {
   const disguisedHtml = decoded.mediaType === "text/markdown" && looksLikeHtmlDocument(decoded.text);
   if (decoded.kind === "html" || disguisedHtml) {
     const html = convertReadableHtml(decoded.text, input.finalUrl, input.mainContent, format, input.deadline);
-    return { content: html.markdown, title: html.title, charset: decoded.charset, contentType: disguisedHtml ? "text/html" : decoded.mediaType, extractor: html.extractor };
+    return {
+      // A limit that changed the content says so at its end, as a PDF's page limit does.
+      content: html.flattened ? `${html.markdown}\n\n${truncationNote(format)}\n` : html.markdown,
+      title: html.title,
+      charset: decoded.charset,
+      contentType: disguisedHtml ? "text/html" : decoded.mediaType,
+      extractor: html.extractor,
+      ...(html.flattened ? { truncated: true } : {}),
+    };
   }
   if (decoded.mediaType === "text/markdown") {
     // The site's own Markdown is the content as served (format "text" takes its syntax off);

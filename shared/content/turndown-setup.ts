@@ -1,5 +1,7 @@
 import TurndownService from "turndown";
 import { gfm } from "@joplin/turndown-plugin-gfm";
+import type { WorkMeter } from "./conversion-deadline";
+import { useLinearTables } from "./markdown-tables";
 
 /** webgate's turndown options: ATX headings, fenced code blocks, `-` bullets, inline links. */
 export const TURNDOWN_OPTIONS: TurndownService.Options = {
@@ -16,8 +18,12 @@ export const TURNDOWN_OPTIONS: TurndownService.Options = {
 /** Link schemes that run code or carry a payload instead of pointing somewhere: kept as text only. */
 const TEXT_ONLY_SCHEMES = new Set(["javascript:", "vbscript:", "data:"]);
 
-/** A superset of what turndown's escapes match: `\ * ` [ ] _` anywhere, `- + = # ~ >` or a digit at the start. */
-const MAY_NEED_ESCAPE = /[\\*`[\]_]|^[-+=#~>\d]/;
+/**
+ * A superset of what turndown's escapes match: `\ * ` [ ] _` anywhere, `- + = # ~ >` at the start,
+ * or digits and `. ` at the start (an ordered-list marker; a number alone needs no escape, and
+ * table cells of numbers were the common case).
+ */
+const MAY_NEED_ESCAPE = /[\\*`[\]_]|^(?:[-+=#~>]|\d+\. )/;
 
 const HAS_SCHEME = /^[a-z][a-z0-9+.-]*:/i;
 
@@ -80,9 +86,6 @@ function linkAroundBlocks(content: string, href: string, titlePart: string): str
   return `\n\n${blocks.join("\n\n")}\n\n`;
 }
 
-/** Tags that make the GFM plugin keep a table as raw HTML; webgate converts such tables to text. */
-const HTML_TABLE_TRIGGERS = ["CODE", "UL", "OL", "H1", "H2", "H3", "H4", "H5", "H6", "HR", "BLOCKQUOTE"];
-
 function hasTableAncestor(node: RuleNode): boolean {
   for (let p = node.parentNode; p !== null; p = p.parentNode) {
     if (p.nodeName === "TABLE") return true;
@@ -113,23 +116,22 @@ function asRuleNode(node: unknown): RuleNode {
  * - drop `data:` images and images without `src`;
  * - reduce `javascript:`/`vbscript:`/`data:` links, and links whose text is empty, to their text;
  * - turn tables the plugin would keep as raw HTML (they hold code, lists, headings…) into
- *   Markdown text instead, since agents read the Markdown, not a rendering.
+ *   Markdown text instead, since agents read the Markdown, not a rendering;
+ * - write GFM tables in time linear in the table (markdown-tables.ts replaces the plugin's table rules).
+ *
+ * `meter` counts one unit per element and text node converted (the conversion's deadline checkpoints).
  */
-export function createTurndownService(baseUrl: string | null, overrides: TurndownService.Options = {}): TurndownService {
+export function createTurndownService(baseUrl: string | null, overrides: TurndownService.Options = {}, meter?: WorkMeter): TurndownService {
   const service = new TurndownService({ ...TURNDOWN_OPTIONS, ...overrides });
   // turndown runs 13 regex replacements over every text node. Most text holds none of the
   // characters they look for; skipping those nodes gives identical output, faster.
   const escapeAll = service.escape.bind(service);
-  service.escape = (text: string) => (MAY_NEED_ESCAPE.test(text) ? escapeAll(text) : text);
+  service.escape = (text: string) => {
+    meter?.tick();
+    return MAY_NEED_ESCAPE.test(text) ? escapeAll(text) : text;
+  };
   service.use(gfm);
-
-  service.addRule("webgateTableAsText", {
-    filter: (node) => {
-      const el = asRuleNode(node);
-      return el.nodeName === "TABLE" && HTML_TABLE_TRIGGERS.some((tag) => el.getElementsByTagName(tag).length > 0);
-    },
-    replacement: (content) => `\n\n${content}\n\n`,
-  });
+  useLinearTables(service);
 
   // A row or cell outside any table (left by Readability's clean-up, or by a stray tag) would
   // crash the GFM plugin, which looks up the parent table: render it as plain text instead.
@@ -190,7 +192,7 @@ export function createTurndownService(baseUrl: string | null, overrides: Turndow
       return `[${content}](${escapeLinkDestination(href)}${titlePart})`;
     },
   });
-  indexRulesByTag(service);
+  indexRulesByTag(service, meter);
   return service;
 }
 
@@ -220,11 +222,12 @@ function matches(rule: Rule, node: { nodeName: string }, options: unknown): bool
  * that can match the tag (tag filters for it, and every function filter), computed once per tag:
  * the same first match, so the same Markdown (a test compares), with less work per element.
  */
-function indexRulesByTag(service: TurndownService): void {
+function indexRulesByTag(service: TurndownService, meter: WorkMeter | undefined): void {
   const rules = (service as unknown as { rules: RulesInternals }).rules;
   const options = service.options;
   const byTag = new Map<string, Rule[]>();
   rules.forNode = function forNode(node) {
+    meter?.tick();
     if (node.isBlank) return rules.blankRule;
     let candidates = byTag.get(node.nodeName);
     if (candidates === undefined) {

@@ -15,7 +15,8 @@ import { systemResolver } from "../guard/guarded-lookup";
 import { resolvePolicy, type GuardPolicy } from "../guard/policy";
 import { createHttpClient } from "../http/http-client";
 import type { DocumentConverter } from "../content/converter";
-import type { Dialer, Resolver } from "../http/types";
+import type { Resolver } from "../guard/dns-resolver";
+import type { Dialer } from "../http/types";
 import { unavailableRenderer, type Renderer } from "../render/renderer";
 import { createApiHandler, type ApiHandler, type ApiRequestContext } from "../middleware/api-handler";
 import { createPowertoolsTelemetry, hostOf, type Telemetry } from "../observability/telemetry";
@@ -83,7 +84,7 @@ export function createFetchRunner(deps: FetchRouteDeps & { telemetry: Telemetry 
   const clock = deps.clock ?? systemClock;
   const resolver = deps.resolver ?? systemResolver;
   const policy = fetchPolicy(config);
-  const http = createHttpClient({ resolver, dialer: deps.dialer });
+  const http = createHttpClient({ dialer: deps.dialer });
   const guarded = createGuardedClient({
     http,
     resolver,

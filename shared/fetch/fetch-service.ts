@@ -27,7 +27,7 @@ import type { FetchRequest, FetchResponse, RenderMode } from "./schema";
  * Bumped whenever the conversion changes its output, so snapshots made by an older conversion
  * are never served as if made by the current one.
  */
-export const CONVERSION_VERSION = "2";
+export const CONVERSION_VERSION = "3";
 
 export interface FetchObservation {
   cache: "hit" | "miss" | "bypass";
@@ -220,7 +220,7 @@ async function renderedSnapshot(url: CheckedUrl, mainContent: boolean, format: F
       charset: converted.charset,
       title: converted.title,
       extractor: converted.extractor,
-      truncated: cut !== null,
+      truncated: cut !== null || converted.truncated === true,
       originTokens: null,
       format,
       rendered: page.rendered,
@@ -263,7 +263,7 @@ async function plainSnapshot(url: CheckedUrl, mainContent: boolean, format: Form
   const contentType = response.headers["content-type"];
   const rendered = isPdf(response.body, parseContentType(contentType).mediaType)
     ? await renderPdfDocument(response.body, { maxPages: deps.pdfMaxPages, timeoutMs: remainingMs(), format })
-    : { ...(await convertWithin({ body: response.body, contentType, finalUrl: response.finalUrl, mainContent, format }, deps)), truncated: false };
+    : await convertWithin({ body: response.body, contentType, finalUrl: response.finalUrl, mainContent, format }, deps);
   return {
     content: rendered.content,
     meta: {
@@ -275,7 +275,7 @@ async function plainSnapshot(url: CheckedUrl, mainContent: boolean, format: Form
       charset: rendered.charset,
       title: rendered.title,
       extractor: rendered.extractor,
-      truncated: rendered.truncated,
+      truncated: rendered.truncated ?? false,
       originTokens: rendered.extractor === "origin-markdown" ? parseMarkdownTokens(response.headers["x-markdown-tokens"]) : null,
       format,
     },

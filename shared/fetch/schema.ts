@@ -89,7 +89,7 @@ export const fetchResponseSchema = z.strictObject({
   truncated: z
     .boolean()
     .describe(
-      "True when a limit cut the content, which then ends with a note saying why: a PDF longer than `WEBGATE_PDF_MAX_PAGES` gives its first pages; a rendered page that had not settled within `WEBGATE_RENDER_WAIT_MS`, or ran out of its byte, connection or navigation budget, gives what the browser had rendered by then.",
+      "True when a limit cut the content, which then ends with a note saying why: a PDF longer than `WEBGATE_PDF_MAX_PAGES` gives its first pages; HTML nested deeper than 400 elements is flattened below that depth (its text kept, its structure not); a rendered page that had not settled within `WEBGATE_RENDER_WAIT_MS`, or ran out of its byte, connection or navigation budget, gives what the browser had rendered by then.",
     ),
   origin_tokens: z.number().int().min(0).nullable().describe("The site's own token count of a Markdown answer (its `x-markdown-tokens` header), else null."),
   format: z.enum(OUTPUT_FORMATS).describe("The format the snapshot was written in (the request's `format`); a snapshot belongs to its url, main_content and format."),

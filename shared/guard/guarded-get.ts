@@ -8,12 +8,12 @@
  * and no proxy from the environment (the dialer connects directly).
  */
 import { WebgateError, isWebgateError } from "../errors";
-import { bareHostname } from "../http/http-client";
-import type { HttpClient, Resolver } from "../http/types";
+import type { HttpClient } from "../http/types";
 import type { RedirectHop } from "../snapshot/snapshot-meta";
+import type { Resolver } from "./dns-resolver";
 import { resolveChecked } from "./guarded-lookup";
 import { resolvePolicy, type GuardPolicy } from "./policy";
-import { checkUrl, isCheckedUnder, refuseWrittenUserinfo, type CheckedUrl } from "./url-policy";
+import { bareHostname, checkUrl, isCheckedUnder, refuseWrittenUserinfo, type CheckedUrl } from "./url-policy";
 
 export const WEBGATE_USER_AGENT = "webgate/0.1 (guarded web reader for AI agents)";
 

@@ -5,11 +5,34 @@
  */
 import type { LookupAddress } from "node:dns";
 import { WebgateError } from "../errors";
-import { createDnsResolver, type CnameAwareResolver } from "../http/dns-resolver";
-import type { Resolver } from "../http/types";
 import { ADDRESS_REFUSAL_DESCRIPTIONS, canonicalAddress, classifyAddress } from "./address-policy";
 import type { GuardPolicy } from "./policy";
 import { matchesDomain } from "./policy";
+import { createDnsResolver, type CnameAwareResolver, type Resolver } from "./dns-resolver";
+
+declare const CHECKED: unique symbol;
+
+/**
+ * Addresses that {@link resolveChecked} resolved and checked for one host name, in answer order
+ * and canonical spelling. The guarded HTTP client and the render proxy dial only these: the type
+ * cannot be built outside this module (the brand's symbol is not exported and the one function
+ * that applies it is private), and each list is frozen and recorded when it is made, so
+ * {@link isCheckedAddresses} also catches a forged or cast one at run time.
+ */
+export type CheckedAddresses = readonly string[] & { readonly [CHECKED]: true };
+
+const minted = new WeakSet<readonly string[]>();
+
+function mintChecked(addresses: string[]): CheckedAddresses {
+  const frozen = Object.freeze(addresses);
+  minted.add(frozen);
+  return frozen as unknown as CheckedAddresses;
+}
+
+/** True only for a list {@link resolveChecked} made (not a copy, not a cast array). */
+export function isCheckedAddresses(addresses: unknown): addresses is CheckedAddresses {
+  return Array.isArray(addresses) && minted.has(addresses);
+}
 
 export interface ResolveCheckedDeps {
   resolver: Resolver;
@@ -31,7 +54,7 @@ export interface ResolveCheckedDeps {
  *   something that is not an IPv6 address), `upstream_timeout` (`signal` aborted).
  *   No message contains an address.
  */
-export async function resolveChecked(hostname: string, deps: ResolveCheckedDeps): Promise<string[]> {
+export async function resolveChecked(hostname: string, deps: ResolveCheckedDeps): Promise<CheckedAddresses> {
   if (deps.signal.aborted) throw deadlineExceeded();
   const bracketed = hostname.startsWith("[") && hostname.endsWith("]");
   const literal = bracketed ? hostname.slice(1, -1) : hostname;
@@ -42,7 +65,7 @@ export async function resolveChecked(hostname: string, deps: ResolveCheckedDeps)
   if (literalCanonical !== undefined) {
     const verdict = classifyAddress(literal, deps.policy);
     if (verdict !== "ok") throw refused(`The URL's host is ${ADDRESS_REFUSAL_DESCRIPTIONS[verdict]}.`, verdict);
-    return [literalCanonical];
+    return mintChecked([literalCanonical]);
   }
 
   const { addresses: answers, cnames } = await lookupWithin(hostname, deps);
@@ -75,7 +98,7 @@ export async function resolveChecked(hostname: string, deps: ResolveCheckedDeps)
     }
     checked.push(canonical);
   }
-  return checked;
+  return mintChecked(checked);
 }
 
 /** `details.reason` of every refused DNS answer (the exact class is logged, see resolveChecked). */
@@ -167,7 +190,7 @@ export function createLookupResolver(lookupAll: LookupAll): Resolver {
 
 /**
  * The system resolver: c-ares with the system's name servers and `/etc/hosts` first (see
- * shared/http/dns-resolver.ts for why not `getaddrinfo`: its lookups cannot be cancelled and
+ * ./dns-resolver.ts for why not `getaddrinfo`: its lookups cannot be cancelled and
  * hung ones starve libuv's 4-thread pool). It also reports CNAME chains for the deny list.
  */
 export const systemResolver: CnameAwareResolver = createDnsResolver();

@@ -181,3 +181,9 @@ function refuseName(name: string): void {
     throw new WebgateError("host_not_allowed", "The URL's host name has characters that host names do not use.", { logReason: "host-characters" });
   }
 }
+
+/** `URL.hostname` keeps the brackets of an IPv6 literal; DNS, sockets and TLS want it bare. */
+export function bareHostname(url: URL): string {
+  const host = url.hostname;
+  return host.startsWith("[") && host.endsWith("]") ? host.slice(1, -1) : host;
+}

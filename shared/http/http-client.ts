@@ -1,21 +1,21 @@
 /**
- * The one outbound HTTP client of webgate: Node's `http` speaking over a socket that a
- * {@link Dialer} opened to an address that was checked before. It performs one exchange and
- * never follows redirects (the guard does that hop by hop). Bodies are decompressed while they
- * stream and counted after decompression, so a compression bomb stops at the limit with memory
- * bounded. Global `fetch` is never used for this: it ignores agents and lookups.
+ * The guarded HTTP client of webgate: Node's `http` speaking over a socket that a {@link Dialer}
+ * opened to one of the addresses the guard checked. It performs one exchange, never follows
+ * redirects (the guard does that hop by hop) and never resolves a name: a request carries the
+ * guard's {@link CheckedAddresses} or is refused. Bodies are decompressed while they stream and
+ * counted after decompression, so a compression bomb stops at the limit with memory bounded.
+ * Global `fetch` is never used for this: it ignores agents and lookups.
  */
 import http from "node:http";
-import net from "node:net";
 import zlib from "node:zlib";
 import { Transform, type Duplex, type Readable, type TransformCallback } from "node:stream";
 import { WebgateError } from "../errors";
+import { isCheckedAddresses } from "../guard/guarded-lookup";
+import { bareHostname } from "../guard/url-policy";
 import { createNetDialer, timeoutError } from "./net-dialer";
-import type { Dialer, HttpClient, HttpRequest, HttpResponse, Resolver } from "./types";
+import type { Dialer, HttpClient, HttpExchange, HttpRequest, HttpResponse } from "./types";
 
 export interface HttpClientOptions {
-  /** Used only when a request carries no pre-checked `addresses` (operator-configured endpoints). */
-  resolver: Resolver;
   dialer?: Dialer;
   /** Bounds concurrent decompressions; default: the one process-wide {@link decompressionSlots}. */
   decompression?: SlotLimiter;
@@ -95,49 +95,35 @@ export const MAX_CONCURRENT_DECOMPRESSIONS = 4;
 /** The process-wide limiter every client shares unless given its own. */
 export const decompressionSlots: SlotLimiter = createSlotLimiter(MAX_CONCURRENT_DECOMPRESSIONS);
 
-export function createHttpClient(options: HttpClientOptions): HttpClient {
+export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
   const dialer = options.dialer ?? createNetDialer();
   const decompression = options.decompression ?? decompressionSlots;
   return {
     async request(request: HttpRequest): Promise<HttpResponse> {
+      // The type already demands the guard's list; this catches a cast or a copy (a plain
+      // JavaScript caller, a test), which would otherwise dial addresses nobody checked.
+      if (!isCheckedAddresses(request.addresses)) {
+        throw new TypeError("The guarded HTTP client was given addresses the guard did not check.");
+      }
       if (request.signal.aborted) throw timeoutError(request.signal);
-      const hostname = bareHostname(request.url);
-      const addresses = request.addresses ?? (await resolveUnchecked(options.resolver, hostname, request.signal));
-      const tls = request.url.protocol === "https:";
-      const port = request.url.port === "" ? (tls ? 443 : 80) : Number(request.url.port);
-      const socket = await dialer.dial({
-        hostname,
-        addresses,
-        port,
-        tls,
-        connectTimeoutMs: request.connectTimeoutMs,
-        signal: request.signal,
-      });
-      return exchange(socket, request, decompression);
+      const socket = await dialer.dial({ ...dialPoint(request.url), addresses: request.addresses, connectTimeoutMs: request.connectTimeoutMs, signal: request.signal });
+      return exchange({ socket }, request, decompression);
     },
   };
 }
 
-/** `URL.hostname` keeps the brackets of an IPv6 literal; sockets and TLS want it bare. */
-export function bareHostname(url: URL): string {
-  const host = url.hostname;
-  return host.startsWith("[") && host.endsWith("]") ? host.slice(1, -1) : host;
+/** Host name (bare), port and TLS flag of a URL's origin. */
+export function dialPoint(url: URL): { hostname: string; port: number; tls: boolean } {
+  const tls = url.protocol === "https:";
+  return { hostname: bareHostname(url), port: url.port === "" ? (tls ? 443 : 80) : Number(url.port), tls };
 }
 
-async function resolveUnchecked(resolver: Resolver, hostname: string, signal: AbortSignal): Promise<string[]> {
-  if (net.isIP(hostname) !== 0) return [hostname];
-  let addresses: string[];
-  try {
-    addresses = await resolver.resolve(hostname, signal);
-  } catch (error) {
-    if (signal.aborted) throw timeoutError(signal);
-    throw new WebgateError("dns_failed", "The host name could not be resolved.", { cause: error });
-  }
-  if (addresses.length === 0) throw new WebgateError("dns_failed", "The host name has no addresses.");
-  return addresses;
+/** The connection an exchange speaks over: its own socket, closed when the exchange ends. */
+export interface Connection {
+  socket: Duplex;
 }
 
-function exchange(socket: Duplex, request: HttpRequest, decompression: SlotLimiter): Promise<HttpResponse> {
+export function exchange(connection: Connection, request: HttpExchange, decompression: SlotLimiter): Promise<HttpResponse> {
   return new Promise<HttpResponse>((resolve, reject) => {
     const { url, signal, maxBytes } = request;
     const truncate = request.overLimit === "truncate";
@@ -153,12 +139,12 @@ function exchange(socket: Duplex, request: HttpRequest, decompression: SlotLimit
       if (error !== undefined) {
         decoder?.destroy();
         req.destroy();
-        socket.destroy();
+        connection.socket.destroy();
         reject(error);
       } else {
         // One exchange per connection: nothing is pooled, so nothing can be reused by a
         // later request to another host.
-        socket.destroy();
+        connection.socket.destroy();
         resolve(response!);
       }
     };
@@ -177,7 +163,7 @@ function exchange(socket: Duplex, request: HttpRequest, decompression: SlotLimit
         method: request.method ?? "GET",
         path: `${url.pathname}${url.search}`,
         headers,
-        createConnection: () => socket,
+        createConnection: () => connection.socket,
         // No agent: the socket above is the only one this request may use.
         agent: undefined,
         setHost: false,
@@ -186,7 +172,7 @@ function exchange(socket: Duplex, request: HttpRequest, decompression: SlotLimit
       // A header value Node refuses (e.g. a configured key with a line break) throws here, after
       // the dial: close the socket, which nothing else would ever close. Node's message names
       // the header, never its value.
-      socket.destroy();
+      connection.socket.destroy();
       reject(error instanceof Error ? error : new Error(String(error)));
       return;
     }

@@ -12,24 +12,34 @@ import type { DialTarget, Dialer } from "./types";
 export interface NetDialerOptions {
   /** Extra trusted CA certificates (PEM), e.g. a test CA. The system roots stay trusted. */
   ca?: string | Buffer | Array<string | Buffer>;
-  /**
-   * Where the TCP connection for a checked address really goes. Production leaves this unset
-   * (identity). Tests route public test addresses to loopback servers with it, the same way a
-   * test network would, while asserting which checked address was asked for.
-   */
-  routeTo?: (address: string, port: number) => { host: string; port: number };
-  /** Opens one TCP connection (default `net.connect`); tests pass one whose connect never completes. */
-  connect?: (host: string, port: number) => net.Socket;
 }
+
+/**
+ * Opens one TCP connection to `address` (an IP address) and `port`, not yet connected. Production
+ * uses `net.connect`; a test network passes its own (see test/helpers/test-dialer.ts), which
+ * routes the public test addresses to loopback servers.
+ */
+export type OpenSocket = (address: string, port: number) => net.Socket;
 
 /** RFC 8305 §5's recommended Connection Attempt Delay. */
 export const CONNECTION_ATTEMPT_DELAY_MS = 250;
 
+const openTcp: OpenSocket = (address, port) => net.connect({ host: address, port, noDelay: true });
+
+/** The production dialer: TCP with `net.connect` to exactly the given addresses, then TLS. */
 export function createNetDialer(options: NetDialerOptions = {}): Dialer {
+  return createDialer(openTcp, options);
+}
+
+/**
+ * The dialer's logic (Happy Eyeballs over the given addresses, then TLS verified against the
+ * URL's host name) over any way of opening a TCP connection.
+ */
+export function createDialer(open: OpenSocket, options: NetDialerOptions = {}): Dialer {
   const ca = options.ca === undefined ? undefined : [...tls.rootCertificates, ...[options.ca].flat()];
   return {
     async dial(target: DialTarget): Promise<Duplex> {
-      const socket = await connectFirst(target, options);
+      const socket = await connectFirst(target, open);
       if (!target.tls) return socket;
       return handshake(socket, target, ca);
     },
@@ -47,9 +57,8 @@ export function createNetDialer(options: NetDialerOptions = {}): Dialer {
  * than the attempt timeout can then never win), and it dials what a lookup function returns, where
  * this dials exactly the checked addresses through the same code in tests and production.
  */
-function connectFirst(target: DialTarget, options: NetDialerOptions): Promise<net.Socket> {
+function connectFirst(target: DialTarget, open: OpenSocket): Promise<net.Socket> {
   const order = interleaveFamilies(target.addresses);
-  const open = options.connect ?? ((host: string, port: number) => net.connect({ host, port, noDelay: true }));
   return new Promise<net.Socket>((resolve, reject) => {
     const live = new Set<net.Socket>();
     let next = 0;
@@ -71,8 +80,7 @@ function connectFirst(target: DialTarget, options: NetDialerOptions): Promise<ne
       if (done || next >= order.length) return;
       const address = order[next]!;
       next += 1;
-      const destination = options.routeTo ? options.routeTo(address, target.port) : { host: address, port: target.port };
-      const socket = open(destination.host, destination.port);
+      const socket = open(address, target.port);
       live.add(socket);
       settleOn(socket, "connect", target, "connect timeout").then(
         () => {

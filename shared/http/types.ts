@@ -1,39 +1,40 @@
 /**
- * The one outbound HTTP client of webgate (Node's http/https with a socket we dial ourselves).
- * Every outbound request of the product goes through {@link HttpClient}: caller URLs through the
- * guard (`shared/guard/guarded-get.ts`), which resolves and checks addresses before dialing;
- * provider calls through the same client with the operator-trusted resolver.
+ * webgate's outbound HTTP clients (Node's http over a socket we dial ourselves), two of them:
+ * - the guarded {@link HttpClient}, for caller-supplied URLs: it dials only the
+ *   {@link CheckedAddresses} the guard resolved and checked (`shared/guard/guarded-get.ts`), never
+ *   resolves a name, and uses one connection per exchange;
+ * - the {@link TrustedHttpClient}, for endpoints the operator configured (search providers): it
+ *   resolves them itself and keeps connections alive between requests.
+ * AWS services are reached through the SDK's own clients, never through either.
  */
 import type { Duplex } from "node:stream";
-
-/** Resolves a host name to every address (A and AAAA together). Tests fake this. */
-export interface Resolver {
-  resolve(hostname: string, signal: AbortSignal): Promise<string[]>;
-}
+import type { CheckedAddresses } from "../guard/guarded-lookup";
 
 export interface DialTarget {
   /** Host name from the URL (used for SNI and certificate verification). */
   hostname: string;
-  /** Already checked addresses, tried in order. The dialer never resolves `hostname` again. */
-  addresses: string[];
+  /**
+   * The addresses to connect to, raced in Happy Eyeballs order. The dialer never resolves
+   * `hostname` again: for a caller's URL these are the guard's {@link CheckedAddresses}.
+   */
+  addresses: readonly string[];
   port: number;
   tls: boolean;
   connectTimeoutMs: number;
   signal: AbortSignal;
 }
 
-/** Opens the connection to one of the checked addresses (TCP, then TLS when asked). */
+/** Opens the connection to one of the given addresses (TCP, then TLS when asked). */
 export interface Dialer {
   dial(target: DialTarget): Promise<Duplex>;
 }
 
-export interface HttpRequest {
+/** One exchange, as either client takes it. */
+export interface HttpExchange {
   url: URL;
   method?: "GET" | "POST";
   headers?: Record<string, string>;
   body?: string;
-  /** Checked addresses to dial for `url`'s host; when absent the client's resolver is used. */
-  addresses?: string[];
   /** Aborts the whole exchange; the client maps an abort to a timeout error. */
   signal: AbortSignal;
   connectTimeoutMs: number;
@@ -47,6 +48,12 @@ export interface HttpRequest {
   overLimit?: "fail" | "truncate";
 }
 
+/** An exchange with a caller-supplied URL: the guard's checked addresses for its host come with it. */
+export interface HttpRequest extends HttpExchange {
+  /** What `resolveChecked` returned for `url`'s host; the only addresses the client connects to. */
+  addresses: CheckedAddresses;
+}
+
 export interface HttpResponse {
   status: number;
   /** Header names in lower case; repeated headers joined with ", ". */
@@ -57,6 +64,12 @@ export interface HttpResponse {
   truncated?: boolean;
 }
 
+/** The guarded client: dials the checked addresses of each request, one connection per exchange. */
 export interface HttpClient {
   request(request: HttpRequest): Promise<HttpResponse>;
+}
+
+/** The client for operator-configured endpoints: resolves their names, pools connections. */
+export interface TrustedHttpClient {
+  request(request: HttpExchange): Promise<HttpResponse>;
 }

@@ -18,7 +18,8 @@ import { TargetType, type Browser, type BrowserContext, type CDPSession, type HT
 import { WebgateError, isWebgateError } from "../errors";
 import { WEBGATE_USER_AGENT } from "../guard/guarded-get";
 import type { GuardPolicy } from "../guard/policy";
-import type { Dialer, Resolver } from "../http/types";
+import type { Resolver } from "../guard/dns-resolver";
+import type { Dialer } from "../http/types";
 import type { BrowserPool } from "./browser-pool";
 import { authorityOf, startGuardedProxy, type GuardedProxy } from "./guarded-proxy";
 import type { RenderRequest, RenderTruncation, RenderedPage, Renderer } from "./renderer";

@@ -30,9 +30,9 @@ import type { Duplex } from "node:stream";
 import { WebgateError, isWebgateError, type ErrorCode } from "../errors";
 import { resolveChecked } from "../guard/guarded-lookup";
 import type { GuardPolicy } from "../guard/policy";
-import { checkUrl } from "../guard/url-policy";
-import { bareHostname } from "../http/http-client";
-import type { Dialer, Resolver } from "../http/types";
+import type { Resolver } from "../guard/dns-resolver";
+import { bareHostname, checkUrl } from "../guard/url-policy";
+import type { Dialer } from "../http/types";
 
 export interface GuardedProxyOptions {
   resolver: Resolver;

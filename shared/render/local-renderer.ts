@@ -7,7 +7,8 @@
 import type { WebgateConfig } from "../config";
 import type { GuardPolicy } from "../guard/policy";
 import { createNetDialer } from "../http/net-dialer";
-import type { Dialer, Resolver } from "../http/types";
+import type { Resolver } from "../guard/dns-resolver";
+import type { Dialer } from "../http/types";
 import { BrowserPool } from "./browser-pool";
 import { createBrowserRenderer, DEFAULT_RENDER_LIMITS, type RenderLimits } from "./browser-renderer";
 import { INSTALL_HINT, createChromiumLauncher, findChromium, type ChromiumLaunchOptions } from "./chromium";

@@ -22,12 +22,12 @@
  */
 import * as z from "zod";
 import { WebgateError } from "../errors";
-import type { HttpClient, HttpResponse } from "../http/types";
+import type { HttpResponse, TrustedHttpClient } from "../http/types";
 import { PROVIDER_LIMITS, type ProviderLimits, type RawResult, type SearchCall, type SearchProvider } from "./provider";
 import { exchangeTimeoutMs, parseJsonBody, rateLimitedError, sendProviderRequest, throwForStatus, wrongShapeError } from "./provider-http";
 
 export interface AnthropicProviderOptions {
-  http: HttpClient;
+  http: TrustedHttpClient;
   /** Base URL, e.g. `https://api.anthropic.com`; `/v1/messages` is appended to its path. */
   endpoint: string;
   apiKey: string;

@@ -11,13 +11,13 @@
  * monthly one resets>`; both are mapped here before the common status mapping.
  */
 import * as z from "zod";
-import type { HttpClient } from "../http/types";
+import type { TrustedHttpClient } from "../http/types";
 import { withSiteOperators } from "./domain-filter";
 import { PROVIDER_LIMITS, type ProviderLimits, type RawResult, type SearchProvider } from "./provider";
 import { authFailedError, parseJsonBody, rateLimitedError, sendProviderRequest, throwForStatus, wrongShapeError } from "./provider-http";
 
 export interface BraveProviderOptions {
-  http: HttpClient;
+  http: TrustedHttpClient;
   /** Full URL of the web search endpoint, e.g. `https://api.search.brave.com/res/v1/web/search`. */
   endpoint: string;
   apiKey: string;

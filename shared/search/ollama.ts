@@ -8,12 +8,12 @@
  * retryable).
  */
 import * as z from "zod";
-import type { HttpClient } from "../http/types";
+import type { TrustedHttpClient } from "../http/types";
 import { PROVIDER_LIMITS, type ProviderLimits, type RawResult, type SearchProvider } from "./provider";
 import { parseJsonBody, sendProviderRequest, throwForStatus, wrongShapeError } from "./provider-http";
 
 export interface OllamaProviderOptions {
-  http: HttpClient;
+  http: TrustedHttpClient;
   /** Base URL, e.g. `https://ollama.com`; `/api/web_search` is appended to its path. */
   endpoint: string;
   apiKey: string;

@@ -1,7 +1,7 @@
 /**
  * Builds the configured providers from the validated settings and the current keys.
  */
-import type { HttpClient } from "../http/types";
+import type { TrustedHttpClient } from "../http/types";
 import type { ProviderKeys } from "../secrets/provider-keys";
 import { createAnthropicProvider } from "./anthropic";
 import { createBraveProvider } from "./brave";
@@ -16,7 +16,7 @@ import { createTavilyProvider } from "./tavily";
 export function createProviders(
   settings: SearchSettings,
   keys: ProviderKeys,
-  http: HttpClient,
+  http: TrustedHttpClient,
   limits: ProviderLimits = PROVIDER_LIMITS,
 ): ProviderSet {
   const set: ProviderSet = {};

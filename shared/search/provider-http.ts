@@ -5,7 +5,7 @@
  * {@link throwForStatus}.
  */
 import { WebgateError, isWebgateError } from "../errors";
-import type { HttpClient, HttpResponse } from "../http/types";
+import type { HttpResponse, TrustedHttpClient } from "../http/types";
 import type { ProviderLimits } from "./provider";
 import type { ProviderName } from "./schema";
 
@@ -46,7 +46,7 @@ export function providerLabel(name: ProviderName): string {
  * decompressed → `provider_bad_response`.
  */
 export async function sendProviderRequest(
-  http: HttpClient,
+  http: TrustedHttpClient,
   name: ProviderName,
   request: ProviderRequest,
   limits: ProviderLimits,

@@ -7,8 +7,9 @@
 import type { SecretsManagerClient } from "@aws-sdk/client-secrets-manager";
 import type { APIGatewayProxyEvent } from "aws-lambda";
 import type { WebgateConfig } from "../config";
-import { createHttpClient } from "../http/http-client";
-import type { Dialer, Resolver } from "../http/types";
+import type { Resolver } from "../guard/dns-resolver";
+import { createTrustedHttpClient } from "../http/trusted-http-client";
+import type { Dialer } from "../http/types";
 import { createApiHandler, type ApiHandler, type ApiRequestContext } from "../middleware/api-handler";
 import { parseJsonBody } from "../middleware/parse-request";
 import { DIMENSION, METRIC } from "../observability/metric-names";
@@ -64,8 +65,8 @@ export type SearchRunner = (input: SearchRequest, ctx: Pick<ApiRequestContext, "
 export function createSearchRunner(deps: SearchRouteDeps & { telemetry: Telemetry }): SearchRunner {
   const { telemetry } = deps;
   const settings = resolveSearchSettings(deps.config);
-  const http = createHttpClient({ resolver: deps.resolver, dialer: deps.dialer });
   const limits = deps.limits ?? PROVIDER_LIMITS;
+  const http = createTrustedHttpClient({ resolver: deps.resolver, dialer: deps.dialer });
   let keys: ProviderKeySource;
   if (settings.secretArn !== undefined) {
     if (deps.secretsManager === undefined) throw new Error("createSearchHandler: a Secrets Manager client is required when a secret ARN is configured");

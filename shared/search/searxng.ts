@@ -9,13 +9,13 @@
  */
 import * as z from "zod";
 import { WebgateError } from "../errors";
-import type { HttpClient } from "../http/types";
+import type { TrustedHttpClient } from "../http/types";
 import { withSiteOperators } from "./domain-filter";
 import { PROVIDER_LIMITS, type ProviderLimits, type RawResult, type SearchProvider } from "./provider";
 import { parseJsonBody, sendProviderRequest, throwForStatus, wrongShapeError } from "./provider-http";
 
 export interface SearxngProviderOptions {
-  http: HttpClient;
+  http: TrustedHttpClient;
   /** The instance's base URL (validated at start-up by `validateSearxngUrl`). */
   baseUrl: URL;
   limits?: ProviderLimits;

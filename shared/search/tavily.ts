@@ -8,12 +8,12 @@
  * (pay-as-you-go limit) are quota refusals, mapped to provider_rate_limited like a 429.
  */
 import * as z from "zod";
-import type { HttpClient } from "../http/types";
+import type { TrustedHttpClient } from "../http/types";
 import { PROVIDER_LIMITS, type ProviderLimits, type RawResult, type SearchProvider } from "./provider";
 import { parseJsonBody, rateLimitedError, sendProviderRequest, throwForStatus, wrongShapeError } from "./provider-http";
 
 export interface TavilyProviderOptions {
-  http: HttpClient;
+  http: TrustedHttpClient;
   /** Full URL of the search endpoint, e.g. `https://api.tavily.com/search`. */
   endpoint: string;
   apiKey: string;

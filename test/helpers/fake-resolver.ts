@@ -1,4 +1,4 @@
-import type { Resolver } from "../../shared/http/types";
+import type { Resolver } from "../../shared/guard/dns-resolver";
 
 /** One scripted reaction of {@link FakeResolver}: the answer, a rejection, or a call that never settles. */
 export type FakeStep =

@@ -7,7 +7,8 @@
 import type { APIGatewayProxyResult } from "aws-lambda";
 import type { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { loadConfig } from "../../shared/config";
-import type { Dialer, Resolver } from "../../shared/http/types";
+import type { Resolver } from "../../shared/guard/dns-resolver";
+import type { Dialer } from "../../shared/http/types";
 import { createMcpHandler, type McpRouteDeps } from "../../shared/mcp/mcp-route";
 import { createMemoryTelemetry } from "../../shared/observability/telemetry";
 import { apiGatewayEvent, lambdaContext, type EventInput } from "./apigw-event";

@@ -9,8 +9,9 @@ import { createHash, createPublicKey } from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
-import { createNetDialer } from "../../shared/http/net-dialer";
-import type { DialTarget, Dialer, Resolver } from "../../shared/http/types";
+import { createTestDialer } from "./test-dialer";
+import type { Resolver } from "../../shared/guard/dns-resolver";
+import type { DialTarget, Dialer } from "../../shared/http/types";
 import { findChromium } from "../../shared/render/chromium";
 import { TEST_CA, startOrigin, type Origin } from "./origin";
 
@@ -86,10 +87,10 @@ export class WorldDialer implements Dialer {
   readonly dials: DialTarget[] = [];
   private readonly inner: Dialer;
   constructor(routes: Record<string, number>) {
-    this.inner = createNetDialer({
+    this.inner = createTestDialer({
       // The plain fetch dials TLS itself (the proxy never does): it trusts the test CA.
       ca: TEST_CA,
-      routeTo: (address, port) => {
+      route: (address, port) => {
         const routed = routes[address];
         // An address without a stand-in goes nowhere: port 9 of loopback refuses.
         return routed === undefined ? { host: "127.0.0.1", port: address === "127.0.0.1" ? port : 9 } : { host: "127.0.0.1", port: routed };

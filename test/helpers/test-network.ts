@@ -1,6 +1,7 @@
 import type { Duplex } from "node:stream";
 import { createNetDialer } from "../../shared/http/net-dialer";
-import type { DialTarget, Dialer, Resolver } from "../../shared/http/types";
+import type { Resolver } from "../../shared/guard/dns-resolver";
+import type { DialTarget, Dialer } from "../../shared/http/types";
 
 /**
  * DNS for tests: a fixed table of host → answer (or an error), recording every lookup. Names

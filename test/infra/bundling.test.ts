@@ -14,6 +14,22 @@ import { renderDocument, type RenderInput, type RenderedDocument } from "../../s
 import { PDF_CMAP_DIR, PDF_WORKER_FILE, type readPdf } from "../../shared/content/pdf";
 import { bodyLines, textPdf } from "../helpers/pdf-fixtures";
 
+/**
+ * The fetch handler's bundle, built once for the tests that read it (a bundle with the AWS SDK
+ * costs seconds of CPU): in memory, with its metafile, without a source map.
+ */
+let fetchBundle: ReturnType<typeof build<{ write: false; metafile: true }>> | undefined;
+function buildFetchHandler() {
+  fetchBundle ??= build({
+    ...esbuildOptions(path.join(REPO_ROOT, "functions/fetch/handler.ts"), path.join(REPO_ROOT, "cdk.out/test-bundle/index.mjs"), REPO_ROOT),
+    write: false,
+    metafile: true,
+    sourcemap: false,
+    logLevel: "silent",
+  });
+  return fetchBundle;
+}
+
 describe("function bundling", () => {
   it("maps the shared description onto esbuild options as NodejsFunction's CLI flags do", () => {
     const options = esbuildOptions("/src/handler.ts", "/out/index.mjs", "/src");
@@ -37,12 +53,7 @@ describe("function bundling", () => {
   });
 
   it("bundles the pinned AWS SDK instead of importing the runtime's copy", async () => {
-    const result = await build({
-      ...esbuildOptions(path.join(REPO_ROOT, "functions/fetch/handler.ts"), path.join(REPO_ROOT, "cdk.out/test-bundle/index.mjs"), REPO_ROOT),
-      write: false,
-      sourcemap: false,
-      logLevel: "silent",
-    });
+    const result = await buildFetchHandler();
     const code = result.outputFiles.find((f) => f.path.endsWith(".mjs"))!.text;
     expect(code).not.toMatch(/from\s*"@(aws-sdk|smithy)\//);
     // The DynamoDB client's JSON protocol target prefix lives in the SDK's own code.
@@ -80,12 +91,7 @@ describe("function bundling", () => {
 
 describe("the PDF reader in the bundle", () => {
   it("keeps pdf.js out of the fetch handler's bundle", async () => {
-    const built = await build({
-      ...esbuildOptions(path.join(REPO_ROOT, "functions/fetch/handler.ts"), path.join(REPO_ROOT, "cdk.out/test-bundle/fetch/index.mjs"), REPO_ROOT),
-      write: false,
-      metafile: true,
-      logLevel: "silent",
-    });
+    const built = await buildFetchHandler();
     const inputs = Object.keys(built.metafile.inputs);
     expect(inputs).toContain("shared/content/pdf.ts");
     expect(inputs.some((f) => f.includes("pdfjs-dist"))).toBe(false);

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDynamoClient } from "../../shared/cache/dynamo-client";
 import { ENV, loadConfig } from "../../shared/config";
 import { createFetchHandler } from "../../shared/fetch/fetch-route";
-import type { Resolver } from "../../shared/http/types";
+import type { Resolver } from "../../shared/guard/dns-resolver";
 import { createMemoryTelemetry } from "../../shared/observability/telemetry";
 import { createSearchHandler } from "../../shared/search/search-route";
 import { startLocalApi, type LocalApi } from "../../scripts/lib/local-api";

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDynamoClient } from "../../shared/cache/dynamo-client";
 import { loadConfig } from "../../shared/config";
 import { createFetchHandler } from "../../shared/fetch/fetch-route";
-import type { Resolver } from "../../shared/http/types";
+import type { Resolver } from "../../shared/guard/dns-resolver";
 import { createMemoryTelemetry, type MemoryTelemetry } from "../../shared/observability/telemetry";
 import { apiGatewayEvent, lambdaContext } from "../helpers/apigw-event";
 import { createTestTable, startTestDynamo, type LocalDynamo } from "../helpers/dynalite";

@@ -9,7 +9,7 @@ import type { AddressInfo, Socket } from "node:net";
 import type { APIGatewayProxyResult } from "aws-lambda";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { ENV, loadConfig } from "../../shared/config";
-import type { Resolver } from "../../shared/http/types";
+import type { Resolver } from "../../shared/guard/dns-resolver";
 import { createMemoryTelemetry, type MemoryTelemetry } from "../../shared/observability/telemetry";
 import { createSearchHandler } from "../../shared/search/search-route";
 import { createSecretsManagerClient } from "../../shared/secrets/secrets-manager-client";

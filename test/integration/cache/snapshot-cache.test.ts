@@ -49,11 +49,12 @@ class MemoryLogger implements CacheLogger {
 }
 
 /** A produce() that counts its calls and can be slowed down or made to fail. */
-function producer(options: { content?: string; delayMs?: number; fail?: Error } = {}) {
+function producer(options: { content?: string; delayMs?: number; fail?: Error; onStart?: () => void } = {}) {
   const counter = {
     calls: 0,
     produce: async (): Promise<ProducedPage> => {
       counter.calls += 1;
+      options.onStart?.();
       await new Promise((resolve) => setTimeout(resolve, options.delayMs ?? 0));
       if (options.fail) throw options.fail;
       return { content: options.content ?? CONTENT, meta: META };
@@ -234,10 +235,13 @@ describe("SnapshotCache: single flight", () => {
   it("a waiting instance takes over when the lease holder fails", async () => {
     const a = cacheOn(store, { instanceId: "a" });
     const b = cacheOn(store, { instanceId: "b" });
-    const failing = producer({ delayMs: 40, fail: new Error("origin broke") });
+    let holding!: () => void;
+    const leaseHeld = new Promise<void>((resolve) => (holding = resolve));
+    // produce runs once the lease is held: b starts only then, however slow the machine is.
+    const failing = producer({ delayMs: 40, fail: new Error("origin broke"), onStart: () => holding() });
     const working = producer();
     const holder = a.get("k", { maxAgeS: 600, produce: failing.produce });
-    await new Promise((resolve) => setTimeout(resolve, 10)); // a holds the lease now
+    await leaseHeld;
     const waiter = b.get("k", { maxAgeS: 600, produce: working.produce });
     await expect(holder).rejects.toThrow("origin broke");
     const result = await waiter;

@@ -22,6 +22,14 @@ import { MapResolver, RoutingDialer } from "../../helpers/test-network";
 
 /** The invocation's limit in these tests (a Lambda timeout, or the local server's limit). */
 const LIMIT_MS = 1_200;
+/**
+ * What the outcome proves, without a wall-clock bound that a loaded machine breaks (timers fire
+ * late there, but in order): a 504 `upstream_timeout` comes from webgate's own deadline or, at the
+ * latest, from middy's early timeout, both scheduled before the invocation's time is up; an
+ * answer in less than half the 30 s fetch limit means the invocation's limit, not the fetch
+ * limit, ended the request (a machine would have to stall for 15 s to blur that).
+ */
+const NOT_THE_FETCH_LIMIT_MS = 15_000;
 const STEP_MS = 100;
 
 let dynamo: LocalDynamo;
@@ -120,8 +128,7 @@ describe.concurrent("slow origins through the Lambda handler: 504 before the fun
     const elapsed = performance.now() - started;
     expect(res.statusCode).toBe(504);
     expect(JSON.parse(res.body).error.code).toBe("upstream_timeout");
-    // Answered before the platform would have killed the function.
-    expect(elapsed).toBeLessThan(LIMIT_MS);
+    expect(elapsed).toBeLessThan(NOT_THE_FETCH_LIMIT_MS);
   });
 });
 
@@ -136,7 +143,7 @@ describe.concurrent("slow origins through the local server: 504 within the confi
     const elapsed = performance.now() - started;
     expect(res.status).toBe(504);
     expect(((await res.json()) as { error: { code: string } }).error.code).toBe("upstream_timeout");
-    expect(elapsed).toBeLessThan(LIMIT_MS + 200);
+    expect(elapsed).toBeLessThan(NOT_THE_FETCH_LIMIT_MS);
   });
 });
 

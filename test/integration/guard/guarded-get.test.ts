@@ -4,7 +4,7 @@ import { createGuardedClient, ORIGIN_REQUEST_HEADERS, type GuardedClient } from 
 import { DEFAULT_GUARD_POLICY } from "../../../shared/guard/policy";
 import { checkUrl, isCheckedUnder, type CheckedUrl } from "../../../shared/guard/url-policy";
 import { createHttpClient } from "../../../shared/http/http-client";
-import type { Resolver } from "../../../shared/http/types";
+import type { Resolver } from "../../../shared/guard/dns-resolver";
 import { FakeResolver } from "../../helpers/fake-resolver";
 import { startOrigin, type Origin } from "../../helpers/origin";
 import { MapResolver, RoutingDialer } from "../../helpers/test-network";
@@ -46,7 +46,7 @@ afterAll(async () => {
 function client(resolver: Resolver, limits: Parameters<typeof createGuardedClient>[0]["limits"] = {}) {
   const dialer = new RoutingDialer({ plain: plain.port, secure: secure.port });
   const guarded: GuardedClient = createGuardedClient({
-    http: createHttpClient({ resolver, dialer }),
+    http: createHttpClient({ dialer }),
     resolver,
     limits: { timeoutMs: 5_000, connectTimeoutMs: 1_000, ...limits },
   });

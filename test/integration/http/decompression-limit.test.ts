@@ -8,7 +8,7 @@ import type { AddressInfo } from "node:net";
 import zlib from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHttpClient, createSlotLimiter, decompressionSlots, MAX_CONCURRENT_DECOMPRESSIONS } from "../../../shared/http/http-client";
-import type { Resolver } from "../../../shared/http/types";
+import { checkedAddresses } from "../../helpers/test-dialer";
 
 let server: http.Server;
 let port = 0;
@@ -39,10 +39,10 @@ afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
 });
 
-const resolver: Resolver = { resolve: () => Promise.reject(new Error("no DNS in this test")) };
+const LOOPBACK = await checkedAddresses("127.0.0.1");
 const request = (path: string, signal: AbortSignal) => ({
   url: new URL(`http://127.0.0.1:${port}${path}`),
-  addresses: ["127.0.0.1"],
+  addresses: LOOPBACK,
   signal,
   connectTimeoutMs: 2_000,
   maxBytes: 5_242_880,
@@ -51,7 +51,7 @@ const request = (path: string, signal: AbortSignal) => ({
 describe("concurrent decompressions", () => {
   it("forty brotli bombs at once: each cut at the limit, never more than the slot count decoding", async () => {
     const slots = createSlotLimiter(4);
-    const client = createHttpClient({ resolver, decompression: slots });
+    const client = createHttpClient({ decompression: slots });
     const outcomes = await Promise.allSettled(Array.from({ length: 40 }, () => client.request(request("/bomb", AbortSignal.timeout(20_000)))));
     for (const outcome of outcomes) {
       expect(outcome.status).toBe("rejected");
@@ -63,7 +63,7 @@ describe("concurrent decompressions", () => {
 
   it("a plain body is not held up by busy slots; a compressed one waits for a slot, and its deadline still ends the wait", async () => {
     const slots = createSlotLimiter(2);
-    const client = createHttpClient({ resolver, decompression: slots });
+    const client = createHttpClient({ decompression: slots });
     const holders = [new AbortController(), new AbortController()];
     const held = holders.map((controller) => client.request(request("/stall-br", controller.signal)).catch((error: unknown) => error));
     while (slots.active < 2) await new Promise((resolve) => setImmediate(resolve));
@@ -85,7 +85,7 @@ describe("concurrent decompressions", () => {
 
   it("a slot freed by one response goes to the next in line", async () => {
     const slots = createSlotLimiter(1);
-    const client = createHttpClient({ resolver, decompression: slots });
+    const client = createHttpClient({ decompression: slots });
     const results = await Promise.allSettled([1, 2, 3].map(() => client.request(request("/bomb", AbortSignal.timeout(20_000)))));
     expect(results.every((r) => r.status === "rejected" && (r.reason as { code: string }).code === "upstream_too_large")).toBe(true);
     expect(slots.peak).toBe(1);

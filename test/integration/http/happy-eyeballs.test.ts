@@ -5,7 +5,8 @@
 import net from "node:net";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CONNECTION_ATTEMPT_DELAY_MS, createNetDialer, interleaveFamilies } from "../../../shared/http/net-dialer";
+import { CONNECTION_ATTEMPT_DELAY_MS, createDialer, interleaveFamilies } from "../../../shared/http/net-dialer";
+import { createTestDialer } from "../../helpers/test-dialer";
 import { closedPort } from "../../helpers/provider-stand-in";
 
 let servers: net.Server[] = [];
@@ -39,14 +40,11 @@ describe("interleaveFamilies (RFC 8305 §4)", () => {
 describe("the net dialer races the checked addresses", () => {
   it("an address that never connects does not hold up the next one: it starts after the attempt delay and wins", async () => {
     const stuck: net.Socket[] = [];
-    const dialer = createNetDialer({
-      routeTo: (address) => ({ host: address === "2001:db8::1" ? "stuck" : "127.0.0.1", port: ports[1]! }),
-      connect: (host, port) => {
-        if (host !== "stuck") return net.connect({ host, port });
-        const socket = new net.Socket();
-        stuck.push(socket);
-        return socket;
-      },
+    const dialer = createDialer((address) => {
+      if (address !== "2001:db8::1") return net.connect({ host: "127.0.0.1", port: ports[1]! });
+      const socket = new net.Socket();
+      stuck.push(socket);
+      return socket;
     });
     const started = performance.now();
     const socket = (await dialer.dial({ hostname: "x.example", addresses: ["2001:db8::1", "192.0.2.1"], port: 80, tls: false, connectTimeoutMs: 5_000, signal: never() })) as net.Socket;
@@ -62,7 +60,7 @@ describe("the net dialer races the checked addresses", () => {
 
   it("a refused address starts the next attempt at once", async () => {
     const dead = await closedPort();
-    const dialer = createNetDialer({ routeTo: (address) => ({ host: "127.0.0.1", port: address === "192.0.2.1" ? dead : ports[0]! }) });
+    const dialer = createTestDialer({ route: (address) => ({ host: "127.0.0.1", port: address === "192.0.2.1" ? dead : ports[0]! }) });
     const socket = (await dialer.dial({ hostname: "x.example", addresses: ["192.0.2.1", "192.0.2.2"], port: 80, tls: false, connectTimeoutMs: 5_000, signal: never() })) as net.Socket;
     expect(socket.remotePort).toBe(ports[0]);
     socket.destroy();
@@ -70,7 +68,7 @@ describe("the net dialer races the checked addresses", () => {
 
   it("every address failing is connect_failed without an address in the message; an abort is upstream_timeout", async () => {
     const dead = await closedPort();
-    const dialer = createNetDialer({ routeTo: () => ({ host: "127.0.0.1", port: dead }) });
+    const dialer = createTestDialer({ route: () => ({ host: "127.0.0.1", port: dead }) });
     const target = { hostname: "x.example", addresses: ["192.0.2.1", "2001:db8::1"], port: 80, tls: false, connectTimeoutMs: 5_000 };
     const error = (await dialer.dial({ ...target, signal: never() }).then(
       () => undefined,
@@ -80,7 +78,7 @@ describe("the net dialer races the checked addresses", () => {
     expect(error.message).not.toContain("192.0.2.1");
     await expect(dialer.dial({ ...target, addresses: [], signal: never() })).rejects.toMatchObject({ code: "connect_failed" });
 
-    const stuckDialer = createNetDialer({ connect: () => new net.Socket() });
+    const stuckDialer = createDialer(() => new net.Socket());
     const controller = new AbortController();
     const pending = stuckDialer.dial({ ...target, signal: controller.signal });
     controller.abort();

@@ -3,12 +3,14 @@ import zlib from "node:zlib";
 import { afterEach, describe, expect, it } from "vitest";
 import type { WebgateError } from "../../../shared/errors";
 import { createHttpClient } from "../../../shared/http/http-client";
-import { createNetDialer } from "../../../shared/http/net-dialer";
-import type { HttpRequest, Resolver } from "../../../shared/http/types";
+import { createTrustedHttpClient } from "../../../shared/http/trusted-http-client";
+import type { HttpRequest } from "../../../shared/http/types";
 import { TEST_CA, startOrigin, startRawOrigin, type Origin } from "../../helpers/origin";
 import { codeOf } from "../../helpers/expect-error";
+import { checkedAddresses, createTestDialer } from "../../helpers/test-dialer";
 
-const noResolver: Resolver = { resolve: () => Promise.reject(new Error("no DNS in this test")) };
+const LOOPBACK = await checkedAddresses("127.0.0.1");
+const PUBLIC = await checkedAddresses("93.184.215.14");
 const origins: Origin[] = [];
 afterEach(async () => {
   await Promise.all(origins.splice(0).map((o) => o.close()));
@@ -26,11 +28,11 @@ async function raw(onSocket: Parameters<typeof startRawOrigin>[0]) {
 }
 
 function req(url: string, overrides: Partial<HttpRequest> = {}): HttpRequest {
-  return { url: new URL(url), signal: AbortSignal.timeout(5_000), connectTimeoutMs: 2_000, maxBytes: 1_000_000, ...overrides };
+  return { url: new URL(url), addresses: LOOPBACK, signal: AbortSignal.timeout(5_000), connectTimeoutMs: 2_000, maxBytes: 1_000_000, ...overrides };
 }
 
 
-const client = createHttpClient({ resolver: noResolver });
+const client = createHttpClient();
 
 describe("http client: one exchange over a dialed socket", () => {
   it("sends the given headers and returns status, lower-case headers and body", async () => {
@@ -81,9 +83,10 @@ describe("http client: one exchange over a dialed socket", () => {
 
   it.each([
     ["gzip", (b: Buffer) => zlib.gzipSync(b)],
-    ["br", (b: Buffer) => zlib.brotliCompressSync(b)],
+    // Quality 1: the bomb is as small, and brotli's default quality 11 spent seconds of CPU making it.
+    ["br", (b: Buffer) => zlib.brotliCompressSync(b, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 1 } })],
     ["deflate", (b: Buffer) => zlib.deflateSync(b)],
-  ])("stops a %s bomb at the limit counted after decompression", async (encoding, compress) => {
+  ])("stops a %s bomb at the limit counted after decompression", { timeout: 60_000 }, async (encoding, compress) => {
     const bomb = compress(Buffer.alloc(64 * 1024 * 1024));
     expect(bomb.length).toBeLessThan(1_000_000);
     const o = await origin((_req, res) => {
@@ -281,42 +284,74 @@ describe("http client: one exchange over a dialed socket", () => {
     expect(await codeOf(client.request(req(o.base)))).toBe("connect_failed");
   });
 
-  it("resolves names through the resolver only when no checked addresses are given", async () => {
+  it("dials the checked addresses only: a copied or cast list is refused before any connection", async () => {
     const o = await origin((_req, res) => res.end("ok"));
     const asked: string[] = [];
-    const resolving = createHttpClient({ resolver: { resolve: (host) => (asked.push(host), Promise.resolve(["127.0.0.1"])) } });
+    const dialer = createTestDialer({ route: (address) => (asked.push(address), { host: "127.0.0.1", port: o.port }) });
+    const guarded = createHttpClient({ dialer });
+    expect((await guarded.request(req(`http://www.example.com:${o.port}/`, { addresses: PUBLIC }))).body.toString()).toBe("ok");
+    expect(asked).toEqual(["93.184.215.14"]);
+    const forged = ["93.184.215.14"] as unknown as HttpRequest["addresses"];
+    await expect(guarded.request(req(`http://www.example.com:${o.port}/`, { addresses: forged }))).rejects.toThrow(TypeError);
+    await expect(guarded.request(req(`http://www.example.com:${o.port}/`, { addresses: [...PUBLIC] as unknown as HttpRequest["addresses"] }))).rejects.toThrow(TypeError);
+    expect(asked).toHaveLength(1);
+    expect(o.requests).toHaveLength(1);
+    // The list cannot be changed after the check either.
+    expect(() => (PUBLIC as unknown as string[]).push("10.0.0.1")).toThrow(TypeError);
+  });
+});
+
+describe("trusted client: operator-configured endpoints", () => {
+  it("resolves the endpoint's name through its resolver, as it is (no address policy)", async () => {
+    const o = await origin((_req, res) => res.end("ok"));
+    const asked: string[] = [];
+    const resolving = createTrustedHttpClient({ resolver: { resolve: (host) => (asked.push(host), Promise.resolve(["127.0.0.1"])) } });
     const res = await resolving.request(req(`http://provider.test:${o.port}/`));
     expect(res.body.toString()).toBe("ok");
     expect(asked).toEqual(["provider.test"]);
-    await resolving.request(req(`http://provider.test:${o.port}/`, { addresses: ["127.0.0.1"] }));
-    expect(asked).toHaveLength(1);
-    const failing = createHttpClient({ resolver: { resolve: () => Promise.reject(new Error("ENOTFOUND")) } });
+    const literal = createTrustedHttpClient({ resolver: { resolve: () => Promise.reject(new Error("no DNS for a literal")) } });
+    expect((await literal.request(req(`${o.base}/`))).body.toString()).toBe("ok");
+    const failing = createTrustedHttpClient({ resolver: { resolve: () => Promise.reject(new Error("ENOTFOUND")) } });
     expect(await codeOf(failing.request(req(`http://provider.test:${o.port}/`)))).toBe("dns_failed");
-    const empty = createHttpClient({ resolver: { resolve: () => Promise.resolve([]) } });
+    const empty = createTrustedHttpClient({ resolver: { resolve: () => Promise.resolve([]) } });
     expect(await codeOf(empty.request(req(`http://provider.test:${o.port}/`)))).toBe("dns_failed");
+    const aborted = new AbortController();
+    aborted.abort();
+    expect(await codeOf(resolving.request(req(`http://provider.test:${o.port}/`, { signal: aborted.signal })))).toBe("upstream_timeout");
+    const stopping = new AbortController();
+    const slow = createTrustedHttpClient({ resolver: { resolve: () => (stopping.abort(), Promise.reject(new Error("cancelled"))) } });
+    expect(await codeOf(slow.request(req(`http://provider.test:${o.port}/`, { signal: stopping.signal })))).toBe("upstream_timeout");
+  });
+
+  it("speaks TLS to an https endpoint, verified for its name, one connection per exchange", async () => {
+    const seen = new Set<unknown>();
+    const o = await origin((req, res) => (seen.add(req.socket), res.end(String(req.headers.connection))), { tls: true });
+    const dialer = createTestDialer({ ca: TEST_CA, route: () => ({ host: "127.0.0.1", port: o.port }) });
+    const trusted = createTrustedHttpClient({ resolver: { resolve: () => Promise.resolve(["93.184.215.14"]) }, dialer });
+    expect((await trusted.request(req("https://www.example.com/"))).body.toString()).toBe("close");
+    expect((await trusted.request(req("https://www.example.com/"))).body.toString()).toBe("close");
+    expect(seen.size).toBe(2);
+    expect(dialer.opened).toEqual(["93.184.215.14", "93.184.215.14"]);
+    expect(await codeOf(trusted.request(req("https://other.test/")))).toBe("connect_failed");
   });
 });
 
 describe("net dialer: TLS verifies the URL's host name on the checked address", () => {
   it("connects to the checked address and verifies the certificate for the host name", async () => {
     const o = await origin((_req, res) => res.end("secure"), { tls: true });
-    const dialed: string[] = [];
-    const dialer = createNetDialer({
-      ca: TEST_CA,
-      routeTo: (address) => (dialed.push(address), { host: "127.0.0.1", port: o.port }),
-    });
-    const tlsClient = createHttpClient({ resolver: noResolver, dialer });
-    const res = await tlsClient.request(req("https://www.example.com/", { addresses: ["93.184.215.14"] }));
+    const dialer = createTestDialer({ ca: TEST_CA, route: () => ({ host: "127.0.0.1", port: o.port }) });
+    const tlsClient = createHttpClient({ dialer });
+    const res = await tlsClient.request(req("https://www.example.com/", { addresses: PUBLIC }));
     expect(res.body.toString()).toBe("secure");
-    expect(dialed).toEqual(["93.184.215.14"]);
+    expect(dialer.opened).toEqual(["93.184.215.14"]);
     expect(o.requests[0]!.headers.host).toBe("www.example.com");
   });
 
   it("refuses a certificate that does not cover the host name", async () => {
     const o = await origin((_req, res) => res.end("secure"), { tls: true });
-    const dialer = createNetDialer({ ca: TEST_CA, routeTo: () => ({ host: "127.0.0.1", port: o.port }) });
-    const tlsClient = createHttpClient({ resolver: noResolver, dialer });
-    const error = await tlsClient.request(req("https://other.test/", { addresses: ["93.184.215.14"] })).catch((e: unknown) => e);
+    const dialer = createTestDialer({ ca: TEST_CA, route: () => ({ host: "127.0.0.1", port: o.port }) });
+    const tlsClient = createHttpClient({ dialer });
+    const error = await tlsClient.request(req("https://other.test/", { addresses: PUBLIC })).catch((e: unknown) => e);
     expect((error as WebgateError).code).toBe("connect_failed");
     expect((error as WebgateError).message).toContain("TLS");
     expect((error as WebgateError).message).not.toContain("127.0.0.1");
@@ -324,9 +359,9 @@ describe("net dialer: TLS verifies the URL's host name on the checked address", 
 
   it("refuses a certificate from an untrusted issuer", async () => {
     const o = await origin((_req, res) => res.end("secure"), { tls: true });
-    const dialer = createNetDialer({ routeTo: () => ({ host: "127.0.0.1", port: o.port }) });
-    const tlsClient = createHttpClient({ resolver: noResolver, dialer });
-    expect(await codeOf(tlsClient.request(req("https://example.com/", { addresses: ["93.184.215.14"] })))).toBe("connect_failed");
+    const dialer = createTestDialer({ route: () => ({ host: "127.0.0.1", port: o.port }) });
+    const tlsClient = createHttpClient({ dialer });
+    expect(await codeOf(tlsClient.request(req("https://example.com/", { addresses: PUBLIC })))).toBe("connect_failed");
   });
 
   it("tries the next checked address when one does not answer", async () => {
@@ -334,11 +369,9 @@ describe("net dialer: TLS verifies the URL's host name on the checked address", 
     const dead = await raw(() => undefined);
     await dead.close();
     origins.splice(origins.indexOf(dead), 1);
-    const dialer = createNetDialer({
-      routeTo: (address) => ({ host: "127.0.0.1", port: address === "93.184.215.14" ? dead.port : o.port }),
-    });
-    const c = createHttpClient({ resolver: noResolver, dialer });
-    const res = await c.request(req("http://example.com/", { addresses: ["93.184.215.14", "93.184.215.15"] }));
+    const dialer = createTestDialer({ route: (address) => ({ host: "127.0.0.1", port: address === "93.184.215.14" ? dead.port : o.port }) });
+    const c = createHttpClient({ dialer });
+    const res = await c.request(req("http://example.com/", { addresses: await checkedAddresses("93.184.215.14", "93.184.215.15") }));
     expect(res.body.toString()).toBe("second");
   });
 });

@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ENV, loadConfig } from "../../../shared/config";
-import type { Resolver } from "../../../shared/http/types";
+import type { Resolver } from "../../../shared/guard/dns-resolver";
 import { METRIC } from "../../../shared/observability/metric-names";
 import { createMemoryTelemetry } from "../../../shared/observability/telemetry";
 import { createSearchHandler } from "../../../shared/search/search-route";
@@ -50,7 +50,11 @@ beforeEach(() => {
   brave.reply = () => ({ status: 200, headers: { "content-type": "application/json" }, body: fixture("brave-web-search.json") });
 });
 
-const limits = { timeoutMs: 3_000, connectTimeoutMs: 400, maxBytes: 2 * 1024 * 1024 };
+// The provider limit is far above the deadlines the tests below set (1.8 s, 1.85 s): an answer
+// well under it shows the deadline ended a hung attempt, without a tight wall-clock bound that a
+// loaded machine breaks; the logged attempt budgets show the arithmetic exactly.
+const limits = { timeoutMs: 10_000, connectTimeoutMs: 400, maxBytes: 2 * 1024 * 1024 };
+const NOT_THE_PROVIDER_LIMIT_MS = limits.timeoutMs / 2;
 
 function handlerWith(extra: Record<string, string>) {
   return createSearchHandler({
@@ -165,7 +169,9 @@ describe("POST /search with provider ollama", () => {
     const res = await post(handlerWith(localKeys), { query: "rust book", provider: "ollama" }, 1_800);
     expect(res.status).toBe(504);
     expect(res.json.error.code).toBe("provider_timeout");
-    expect(Date.now() - started).toBeLessThan(1_800);
+    // The attempt had the invocation's time less the 0.25 s answer margin, not the provider limit.
+    expect(Number(requestLine().attempt_budgets_ms)).toBeLessThanOrEqual(1_550);
+    expect(Date.now() - started).toBeLessThan(NOT_THE_PROVIDER_LIMIT_MS);
   });
 });
 
@@ -217,7 +223,7 @@ describe("POST /search: filters, order, keys", () => {
 
 describe("POST /search: failover within the Lambda's deadline", () => {
   it("a first provider that hangs leaves the fallback time: 200 from the second, under the deadline", async () => {
-    // The provider limit (3 s) is above the whole request's time (1.85 s, 1.6 s after the 0.25 s answer margin).
+    // The provider limit (10 s) is above the whole request's time (1.85 s, 1.6 s after the 0.25 s answer margin).
     brave.reply = () => "hang";
     const handler = handlerWith({ ...localKeys, [ENV.BRAVE_API_KEY]: BRAVE_KEY, [ENV.SEARCH_ORDER]: "brave,ollama" });
     const started = Date.now();
@@ -225,10 +231,11 @@ describe("POST /search: failover within the Lambda's deadline", () => {
     const elapsed = Date.now() - started;
     expect(res.status).toBe(200);
     expect(res.json.provider).toBe("ollama");
-    expect(elapsed).toBeLessThan(1_600);
+    expect(elapsed).toBeLessThan(NOT_THE_PROVIDER_LIMIT_MS);
     const budgets = String(requestLine().attempt_budgets_ms).split(",").map(Number);
     expect(budgets[0]).toBeLessThanOrEqual(880);
     expect(budgets[1]).toBeGreaterThan(500);
+    expect(budgets[0]! + budgets[1]!).toBeLessThanOrEqual(1_600);
     expect(requestLine()).toMatchObject({ failover_from: "brave", failover_code: "provider_timeout" });
     expect(metricsNamed(METRIC.searchProviderFailures)).toEqual([{ name: "SearchProviderFailures", unit: "Count", value: 1, dimensions: { provider: "brave" } }]);
   });
@@ -239,7 +246,10 @@ describe("POST /search: failover within the Lambda's deadline", () => {
     const handler = handlerWith({ ...localKeys, [ENV.BRAVE_API_KEY]: BRAVE_KEY, [ENV.SEARCH_ORDER]: "brave,ollama" });
     const started = Date.now();
     const res = await post(handler, { query: "rust book" }, 1_850);
-    expect(Date.now() - started).toBeLessThan(1_850);
+    expect(Date.now() - started).toBeLessThan(NOT_THE_PROVIDER_LIMIT_MS);
+    const budgets = String(requestLine().attempt_budgets_ms).split(",").map(Number);
+    expect(budgets).toHaveLength(2);
+    expect(budgets[0]! + budgets[1]!).toBeLessThanOrEqual(1_600);
     expect(res.status).toBe(504);
     expect(res.json.error).toMatchObject({ code: "provider_timeout", provider: "ollama", failover_from: "brave" });
   });

@@ -8,7 +8,7 @@ import path from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ConfigError, ENV, loadConfig } from "../../../shared/config";
-import type { Resolver } from "../../../shared/http/types";
+import type { Resolver } from "../../../shared/guard/dns-resolver";
 import { createMemoryTelemetry } from "../../../shared/observability/telemetry";
 import { createSearchHandler } from "../../../shared/search/search-route";
 import { apiGatewayEvent, lambdaContext } from "../../helpers/apigw-event";

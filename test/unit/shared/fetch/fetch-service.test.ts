@@ -58,7 +58,7 @@ beforeEach(async () => {
   clock = new ManualClock();
   const resolver = new MapResolver({ "site.example.com": ["93.184.215.14"] });
   const policy = resolvePolicy({});
-  const http = createHttpClient({ resolver, dialer: new RoutingDialer({ plain: origin.port }) });
+  const http = createHttpClient({ dialer: new RoutingDialer({ plain: origin.port }) });
   const store = new DynamoPageStore({ client: dynamo.client, tableName: await createTestTable(dynamo.client) });
   deps = {
     guarded: createGuardedClient({ http, resolver, policy, limits: { timeoutMs: 5_000, connectTimeoutMs: 1_000 } }),

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { WebgateError } from "../../../../shared/errors";
-import { createHttpClient } from "../../../../shared/http/http-client";
-import type { HttpResponse, Resolver } from "../../../../shared/http/types";
+import type { Resolver } from "../../../../shared/guard/dns-resolver";
+import { createTrustedHttpClient } from "../../../../shared/http/trusted-http-client";
+import type { HttpResponse } from "../../../../shared/http/types";
 import type { ProviderLimits } from "../../../../shared/search/provider";
 import {
   authFailedError,
@@ -17,7 +18,7 @@ import { closedPort, startStandIn, type StandIn } from "../../../helpers/provide
 
 // Loopback URLs are IP literals: the client never asks the resolver.
 const noDns: Resolver = { resolve: () => Promise.reject(new Error("tests never resolve names")) };
-const http = createHttpClient({ resolver: noDns });
+const http = createTrustedHttpClient({ resolver: noDns });
 const limits: ProviderLimits = { timeoutMs: 400, connectTimeoutMs: 400, maxBytes: 1_024 };
 
 function answer(status: number, headers: Record<string, string> = {}, body = ""): HttpResponse {

@@ -1,0 +1,229 @@
+import { describe, expect, it } from "vitest";
+import fc from "fast-check";
+import { MAIN_CONTENT_PRUNED, extractMainContent } from "../../../../../shared/content/extract/main-content";
+import { htmlToMarkdown } from "../../../../../shared/content/html-to-markdown";
+import { parseLightDocument } from "../../../../../shared/content/light-dom";
+
+// Fixtures of our own making, one group per failure class of issue 17 that the extractor owns.
+
+const BASE = "https://news.example/2026/story.html";
+const main = (html: string) => htmlToMarkdown(html, { baseUrl: BASE, mainContent: true });
+const extract = (html: string) => {
+  const doc = parseLightDocument(html, { pruned: MAIN_CONTENT_PRUNED });
+  return extractMainContent(doc.body, { title: doc.title.replace(/\s+/g, " ").trim() });
+};
+const sentence = (topic: string, i: number) => `The ${topic} report, paragraph ${i}, explains what happened, who was there, and why it matters to readers.`;
+const paragraphs = (topic: string, n: number) => Array.from({ length: n }, (_, i) => `<p>${sentence(topic, i)} ${sentence(topic, i + 100)}</p>`).join("\n");
+const links = (word: string, n: number) => Array.from({ length: n }, (_, i) => `<li><a href="/${word}/${i}">${word} headline number ${i} about another subject</a></li>`).join("");
+const page = (title: string, body: string) => `<!doctype html><html><head><title>${title}</title></head><body>${body}</body></html>`;
+
+describe("class 2: the fallback is decided from the article itself", () => {
+  it("a short article on a heavy portal is the article, not the whole page", () => {
+    const portal = Array.from({ length: 12 }, (_, k) => `<div class="teaser-box"><ul>${links(`section${k}`, 30)}</ul></div>`).join("");
+    const html = page("Short news", `<div class="portal">${portal}</div><div class="story"><h1>Short news</h1>${paragraphs("council", 2)}</div><div class="comments-area"><p>${"A reader comment, with opinions, and more opinions. ".repeat(30)}</p></div>`);
+    const out = main(html);
+    expect(out.extractor).toBe("readability");
+    expect(out.markdown).toContain("The council report, paragraph 1");
+    expect(out.markdown).not.toContain("headline number");
+    expect(out.markdown).not.toContain("A reader comment");
+  });
+
+  it("a page without sentences (an address card) keeps its text and drops the menu", () => {
+    const html = page("Shop", `<div class="menu-main">${links("menu", 20)}</div><div><h2>Opening hours</h2><div>Monday to Friday from 9 to 18 o'clock</div><div>Saturday from 10 to 14 o'clock</div><div>Call 0123 456 789 for appointments at the store</div><div>Market Street 45, Springfield, next to the station</div><div>Parking in the yard behind the building is free</div></div>`);
+    const out = main(html);
+    expect(out.markdown).toContain("Market Street 45");
+    expect(out.markdown).not.toContain("menu headline");
+  });
+
+  it("a page with hardly any text converts whole", () => {
+    expect(extract(page("x", "<p>Tiny.</p>")).element).toBeNull();
+    expect(main(page("x", "<p>Tiny.</p>")).markdown).toBe("Tiny.");
+  });
+});
+
+describe("class 3: link-dense blocks inside the article", () => {
+  const article = (inside: string) =>
+    page("The story", `<article><h1>The story</h1>${paragraphs("river", 3)}${inside}${paragraphs("delta", 3)}</article>`);
+
+  it("drops related-story lists, tag lists, share bars and 'more from' blocks", () => {
+    const out = main(
+      article(`<h3>Related stories</h3><ul>${links("related", 5)}</ul>
+        <div class="tags"><a href="/t/a">Rivers</a> <a href="/t/b">Deltas</a> <a href="/t/c">Farming</a></div>
+        <div class="share-bar"><a href="https://social.example/share">Share</a> <a href="mailto:?">Email</a></div>
+        <div><h4>More from the desk</h4><ul>${links("more", 4)}</ul></div>`),
+    );
+    expect(out.markdown).toContain("The river report, paragraph 2");
+    expect(out.markdown).toContain("The delta report, paragraph 2");
+    for (const noise of ["related headline", "Rivers", "Share", "more headline", "Related stories"]) expect(out.markdown).not.toContain(noise);
+  });
+
+  it("keeps a paragraph that has links in its sentences, and a list of prose items", () => {
+    const out = main(
+      article(`<p>Read <a href="/a">the first study</a>, then <a href="/b">the second</a>, which found, with care, that floods help.</p>
+        <ul><li>First, the water rises slowly over weeks, as snow melts.</li><li>Then, the silt settles on the fields, as it always has.</li></ul>`),
+    );
+    expect(out.markdown).toContain("[the first study](https://news.example/a)");
+    expect(out.markdown).toContain("the silt settles on the fields");
+  });
+});
+
+describe("class 4: captions, photo credits, bylines", () => {
+  it("keeps the image with its alt text; drops captions, bylines, dates and photo credits", () => {
+    const out = main(
+      page("Floods", `<article><h1>Floods</h1><div class="byline">By Ann Writer</div><time class="date">1 May 2026</time>
+        <figure><img src="/f.jpg" alt="The flooded plain"><figcaption>The plain after the spring flood.</figcaption><span class="photo-credit">Photo: Agency</span></figure>
+        ${paragraphs("flood", 4)}</article>`),
+    );
+    expect(out.markdown).not.toContain("The plain after the spring flood.");
+    expect(out.markdown).toContain("![The flooded plain](https://news.example/f.jpg)");
+    expect(out.markdown).not.toContain("By Ann Writer");
+    expect(out.markdown).not.toContain("1 May 2026");
+    expect(out.markdown).not.toContain("Photo: Agency");
+  });
+});
+
+describe("class 3: link-list labels inside the article, at any depth", () => {
+  const article = (inside: string) => page("The story", `<article><h1>The story</h1><div class="body">${paragraphs("river", 3)}${inside}${paragraphs("delta", 3)}</div></article>`);
+
+  it("drops a small 'read also' box that a link-list heading opens, nested in the body", () => {
+    const out = main(article(`<div class="box"><div><h4>Lesen Sie auch</h4><p><a href="/x">Another story about the weather in spring</a></p><p>A short teaser line for it.</p></div></div>`));
+    expect(out.markdown).toContain("The delta report, paragraph 2");
+    expect(out.markdown).not.toContain("Lesen Sie auch");
+    expect(out.markdown).not.toContain("Another story about the weather");
+  });
+
+  it("drops a bold label line ('Auch interessant: <link>') and a label paragraph with the link list after it", () => {
+    const out = main(
+      article(`<p><strong>Auch interessant:</strong> <a href="/y">Why rivers change their course every century</a></p>
+        <p><strong>Czytaj też</strong></p><ul><li><a href="/z1">Inna historia o rzece i deltach</a></li><li><a href="/z2">Jeszcze jedna historia o rzece</a></li></ul>`),
+    );
+    expect(out.markdown).toContain("The river report, paragraph 2");
+    for (const noise of ["Auch interessant", "Why rivers change", "Czytaj też", "Inna historia"]) expect(out.markdown).not.toContain(noise);
+  });
+
+  it("keeps a paragraph that merely starts with a bold word and links in its sentence", () => {
+    const out = main(article(`<p><strong>Update:</strong> the <a href="/r">ministry</a> confirmed on Monday, after a long meeting, that the dike will be rebuilt this summer.</p>`));
+    expect(out.markdown).toContain("confirmed on Monday, after a long meeting");
+  });
+});
+
+describe("class 4: caption, credit and source lines outside <figure>", () => {
+  it("drops short lines that start with a credit or source label, keeps prose that mentions one", () => {
+    const out = main(
+      page("Floods", `<article><h1>Floods</h1>${paragraphs("flood", 3)}<div class="imginline"><img src="/m.png" alt="Map"><div>Abbildung 2: Die Karte der Überschwemmung</div></div>
+        <p>Foto: Agentur Müller</p><p>Quelle: Landesregierung</p><p>© 2020 Example Media. All rights reserved.</p>
+        <p>The source of the flood, the engineers said in their report, was a broken pipe under the old bridge.</p>${paragraphs("river", 2)}</article>`),
+    );
+    for (const noise of ["Abbildung 2", "Agentur Müller", "Quelle: Landesregierung", "All rights reserved"]) expect(out.markdown).not.toContain(noise);
+    expect(out.markdown).toContain("The source of the flood, the engineers said");
+    expect(out.markdown).toContain("![Map](https://news.example/m.png)");
+  });
+});
+
+describe("class 6: the title heading", () => {
+  it("keeps the <h1> that repeats <title>, first, when it sits outside the article body", () => {
+    const out = main(page("The guide | Example Site", `<header class="site"><h1 class="logo">Example Site</h1></header><div class="headline"><h1>The guide</h1></div><div class="entry-content">${paragraphs("guide", 5)}</div>`));
+    expect(out.markdown.startsWith("# The guide\n")).toBe(true);
+    expect(out.markdown).not.toContain("# Example Site");
+  });
+
+  it("keeps the <h1> inside the article", () => {
+    const out = main(page("The guide", `<article><h1>The guide</h1>${paragraphs("guide", 5)}</article>`));
+    expect(out.markdown.startsWith("# The guide\n")).toBe(true);
+  });
+});
+
+describe("the article's parts around its best block", () => {
+  it("keeps the lead that sits in the article header between the title heading and the body", () => {
+    const out = main(
+      page("The storm | Coast News", `<div class="page"><header class="entry-header"><h2 class="entry-title">The storm</h2>
+        <div class="entry-meta"><span class="byline">By Ann Writer</span> <time class="date">1 May 2026</time></div>
+        <div class="lead"><p>Overnight the storm broke the dike at two places, and the coast road is closed until Friday.</p></div></header>
+        <div class="entry-content">${paragraphs("storm", 5)}</div></div>`),
+    );
+    expect(out.markdown).toContain("Overnight the storm broke the dike");
+    expect(out.markdown.indexOf("Overnight the storm")).toBeLessThan(out.markdown.indexOf("The storm report, paragraph 0"));
+    expect(out.markdown).not.toContain("By Ann Writer");
+  });
+
+  it("does not pull in text before the article that no title heading introduces", () => {
+    const out = main(
+      page("The storm", `<div class="box"><p>Subscribe today and read every story of ours, every day of the week, on all devices.</p></div>
+        <div class="entry-content"><h1>The storm</h1>${paragraphs("storm", 5)}</div>`),
+    );
+    expect(out.markdown).toContain("The storm report, paragraph 4");
+    expect(out.markdown).not.toContain("Subscribe today");
+  });
+
+  it("keeps a list of short items (ingredients, steps) inside the article", () => {
+    const out = main(
+      page("Cake", `<article><h1>Cake</h1>${paragraphs("baking", 3)}<h2>Ingredients</h2>
+        <ul><li>200 g flour</li><li>3 eggs</li><li>1 teaspoon of baking powder from the shop</li></ul>${paragraphs("oven", 3)}</article>`),
+    );
+    expect(out.markdown).toContain("200 g flour");
+    expect(out.markdown).toContain("1 teaspoon of baking powder");
+  });
+
+  it("keeps a paragraph of sentences whose class name reads like a furniture word (com- for comment)", () => {
+    const out = main(page("Match", `<article><h1>Match</h1>${paragraphs("match", 3)}<p class="com-paragraph">The referee, in the last minute of the match, gave a penalty that nobody on the pitch or in the stands had asked for. The crowd went quiet.</p>${paragraphs("league", 3)}</article>`));
+    expect(out.markdown).toContain("gave a penalty that nobody on the pitch or in the stands had asked for.");
+  });
+});
+
+describe("furniture elements", () => {
+  it("an unclosed <aside> before the article does not swallow it", () => {
+    const out = main(page("Story", `<aside class="promo"><a href="/x">Promo</a><div><article><h1>Story</h1>${paragraphs("aside", 5)}</article></div>`));
+    expect(out.markdown).toContain("The aside report, paragraph 4");
+  });
+
+  it("navigation, footers and comment threads around the article are left out", () => {
+    const out = main(page("Story", `<nav>${links("nav", 8)}</nav><main>${paragraphs("main", 5)}</main><section id="comments"><p>${"First! Great post, really, thanks. ".repeat(20)}</p></section><footer>Imprint, contact, privacy</footer>`));
+    expect(out.markdown).toContain("The main report, paragraph 4");
+    for (const noise of ["nav headline", "First! Great post", "Imprint"]) expect(out.markdown).not.toContain(noise);
+  });
+});
+
+describe("class 8: never throws, linear in the input", () => {
+  const tags = ["div", "p", "a", "span", "ul", "li", "table", "tr", "td", "article", "aside", "nav", "h1", "h2", "figure", "section", "br", "img"];
+  const attrs = ['', ' class="comment"', ' class="content"', ' hidden', ' style="display:none"', ' role="navigation"', ' class="share"', ' href="/x"'];
+  const fragment = fc.array(
+    fc.oneof(
+      fc.tuple(fc.constantFrom(...tags), fc.constantFrom(...attrs)).map(([t, a]) => `<${t}${a}>`),
+      fc.constantFrom(...tags).map((t) => `</${t}>`),
+      fc.constantFrom("Some words, with commas. ", "<!-- c -->", "&amp; ", "x", " ", "<![CDATA[y]]>", "<?pi?>", "\u0000"),
+    ),
+    { maxLength: 60 },
+  ).map((parts) => parts.join(""));
+
+  it("on arbitrary tag soup: no throw, and an element or null with a reason", () => {
+    fc.assert(
+      fc.property(fc.oneof(fragment, fc.string()), (html) => {
+        const result = extract(html);
+        expect(["article", "article_relaxed", "page_cleaned", "no_text"]).toContain(result.reason);
+        expect(() => main(html)).not.toThrow();
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it("text between table cells (a real page answered 500): both modes convert, the text kept", () => {
+    // Rows laid out differently (one with whitespace and stray text between its cells, one
+    // without): the GFM plugin reads a column's cells as row.childNodes[i] and met a text node.
+    const table = `<table><tr><th>Place</th><th>Name</th><th>Time</th></tr><tr>\n  <td>1</td>\n  <td>Ann</td> stray <td>12,3</td>\n</tr><tr><td>2</td><td>Bea</td><td>12,9</td></tr></table>`;
+    const html = page("Results", `<article><h1>Results</h1>${paragraphs("race", 3)}${table}</article>`);
+    for (const mainContent of [true, false]) {
+      const out = htmlToMarkdown(html, { baseUrl: BASE, mainContent });
+      expect(out.markdown).toMatch(/\| 2 +\| Bea \| 12,9 \|/);
+      expect(out.markdown).toContain("stray");
+    }
+  });
+
+  it("a deep nest of text blocks (every level a candidate) stays fast", () => {
+    // Each level holds a sentence: every element is a paragraph crediting five ancestors, and
+    // each is a candidate; work must stay proportional to the element count.
+    const depth = 390;
+    const html = page("Deep", `${"<div>Deep text, with a comma, and a sentence. ".repeat(depth)}${"</div>".repeat(depth)}`);
+    const result = extract(html);
+    expect(result.element).not.toBeNull();
+  });
+});

@@ -1,0 +1,51 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import fc from "fast-check";
+import TurndownService from "turndown";
+import { decode as whatwgDecode } from "whatwg-encoding";
+import { decodeBody } from "../../../../shared/content/decode";
+import { turndownSingleUse } from "../../../../shared/content/html-to-markdown";
+import { parseLightDocument } from "../../../../shared/content/light-dom";
+import { createTurndownService } from "../../../../shared/content/turndown-setup";
+
+// Speed-only changes must not change output: each fast path is checked against the code it replaces.
+describe("speed-only fast paths", () => {
+  it("the escape pre-check gives turndown's escaping exactly", () => {
+    const ours = createTurndownService(null);
+    const theirs = new TurndownService();
+    const markdownish = fc.string({ unit: fc.constantFrom("a", " ", "\\", "*", "-", "+", "=", "#", "`", "~", "[", "]", ">", "_", "1", ".", "\n", "é"), maxLength: 30 });
+    fc.assert(
+      fc.property(fc.oneof(markdownish, fc.string()), (text) => {
+        expect(ours.escape(text)).toBe(theirs.escape(text));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it("the per-tag rule index picks the rule turndown's lookup picks", () => {
+    const html = readFileSync(path.resolve(__dirname, "../../../fixtures/content/article.html"), "utf8") + "<table><tr><th>h</th></tr><tr><td><del>x</del> <code>c</code></td></tr></table><pre><code class=\"language-js\">a</code></pre><ul><li><input type=checkbox checked> done</li></ul><p><a href=\"/x\">l</a><img src=\"i.png\"><a href=\"javascript:x\">j</a></p>";
+    const indexed = createTurndownService("https://example.com/");
+    const plainLookup = createTurndownService("https://example.com/");
+    delete (plainLookup as unknown as { rules: { forNode?: unknown } }).rules.forNode;
+    const out = turndownSingleUse(indexed, parseLightDocument(html).body);
+    expect(out).toBe(turndownSingleUse(plainLookup, parseLightDocument(html).body));
+    expect(indexed.turndown(html)).toBe(plainLookup.turndown(html));
+    expect(out).toContain("~~x~~");
+    expect(out).toContain("```js\na\n```");
+    expect(out).toContain("[l](https://example.com/x)");
+  });
+
+  it("UTF-8 through the native decoder equals whatwg-encoding's decode for valid UTF-8", () => {
+    fc.assert(
+      // U+FFFD is left out: a body that is mostly replacement characters is refused on purpose
+      // (decode_failed, see MAX_GARBAGE_SHARE), which is not what this property compares.
+      fc.property(fc.string({ unit: "grapheme", maxLength: 100 }).map((s) => s.replaceAll("\uFFFD", "?")), fc.boolean(), (text, bom) => {
+        const bytes = new TextEncoder().encode(text);
+        const body = bom ? new Uint8Array([0xef, 0xbb, 0xbf, ...bytes]) : bytes;
+        expect(decodeBody(body, "text/plain; charset=utf-8").text).toBe(whatwgDecode(body, "UTF-8"));
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
