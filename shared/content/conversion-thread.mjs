@@ -12,7 +12,11 @@ const job = new URL("./conversion-job.ts", import.meta.url).href;
 try {
   await import(job);
 } catch (error) {
-  if (!(error instanceof Error && "code" in error && error.code === "ERR_UNKNOWN_FILE_EXTENSION")) throw error;
+  // No TypeScript loader in this thread: Node 20 refuses the .ts file (ERR_UNKNOWN_FILE_EXTENSION);
+  // Node 22's built-in type stripping loads it but not its extensionless imports
+  // (ERR_MODULE_NOT_FOUND). A module really missing fails the same way again below, under tsx.
+  const code = error instanceof Error && "code" in error ? error.code : undefined;
+  if (code !== "ERR_UNKNOWN_FILE_EXTENSION" && code !== "ERR_MODULE_NOT_FOUND") throw error;
   const { register } = await import("tsx/esm/api");
   register();
   // A new URL: Node keeps the failed load of the first one in its module map.
