@@ -1,17 +1,15 @@
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { pathToFileURL } from "node:url";
-import { App, RemovalPolicy, Stack } from "aws-cdk-lib";
-import * as ec2 from "aws-cdk-lib/aws-ec2";
 import { build } from "esbuild";
 import { describe, expect, it } from "vitest";
 import { BUNDLE_FILE_NAME, FUNCTION_BUNDLING, PDF_WORKER_BUNDLE, esbuildOptions, pdfWorkerCommands, pdfWorkerEsbuildOptions } from "../../infra/bundling";
-import { ApiFunction } from "../../infra/constructs/api-function";
 import { REPO_ROOT } from "../../infra/webgate-stack";
 import { generateArticleHtml } from "../../scripts/lib/article-html";
 import { renderDocument, type RenderInput, type RenderedDocument } from "../../shared/content/render";
 import { PDF_CMAP_DIR, PDF_WORKER_FILE, type readPdf } from "../../shared/content/pdf";
+import { synthFunctionAsset } from "../helpers/function-asset";
 import { bodyLines, textPdf } from "../helpers/pdf-fixtures";
 
 /**
@@ -119,28 +117,9 @@ describe("the CDK construct and the bench build the same bundle", () => {
   it("NodejsFunction's asset equals esbuild run with esbuildOptions()", async () => {
     const outdir = mkdtempSync(path.join(os.tmpdir(), "webgate-bundle-"));
     try {
-      const app = new App({ outdir });
-      const stack = new Stack(app, "BundleCheck");
-      const vpc = new ec2.Vpc(stack, "Vpc", { natGateways: 0, subnetConfiguration: [{ name: "functions", subnetType: ec2.SubnetType.PRIVATE_ISOLATED }] });
       const entry = path.join(REPO_ROOT, "functions/search/handler.ts");
-      new ApiFunction(stack, "Search", {
-        entry,
-        depsLockFilePath: path.join(REPO_ROOT, "package-lock.json"),
-        serviceName: "webgate-search",
-        memoryMb: 512,
-        timeoutS: 10,
-        reservedConcurrency: 1,
-        logRetentionDays: 1,
-        logRemovalPolicy: RemovalPolicy.DESTROY,
-        vpc,
-        subnets: { subnetType: ec2.SubnetType.PRIVATE_ISOLATED },
-        securityGroup: new ec2.SecurityGroup(stack, "Sg", { vpc }),
-        environment: {},
-      });
-      app.synth();
-      const assets = readdirSync(outdir).filter((d) => d.startsWith("asset.") && existsSync(path.join(outdir, d, BUNDLE_FILE_NAME)));
-      expect(assets).toHaveLength(1);
-      const deployed = readFileSync(path.join(outdir, assets[0]!, BUNDLE_FILE_NAME));
+      const asset = synthFunctionAsset(outdir, { entry, serviceName: "webgate-search", memoryMb: 512, timeoutS: 10 });
+      const deployed = readFileSync(path.join(asset, BUNDLE_FILE_NAME));
 
       const ours = await build({ ...esbuildOptions(entry, path.join(outdir, "bench", BUNDLE_FILE_NAME), REPO_ROOT), write: false, logLevel: "silent" });
       const code = ours.outputFiles.find((f) => f.path.endsWith(BUNDLE_FILE_NAME))!.contents;
@@ -153,28 +132,7 @@ describe("the CDK construct and the bench build the same bundle", () => {
   it("ships the PDF worker and pdf.js's CMaps in the fetch function's asset", async () => {
     const outdir = mkdtempSync(path.join(os.tmpdir(), "webgate-bundle-"));
     try {
-      const app = new App({ outdir });
-      const stack = new Stack(app, "PdfBundleCheck");
-      const vpc = new ec2.Vpc(stack, "Vpc", { natGateways: 0, subnetConfiguration: [{ name: "functions", subnetType: ec2.SubnetType.PRIVATE_ISOLATED }] });
-      new ApiFunction(stack, "Fetch", {
-        entry: path.join(REPO_ROOT, "functions/fetch/handler.ts"),
-        depsLockFilePath: path.join(REPO_ROOT, "package-lock.json"),
-        serviceName: "webgate-fetch",
-        memoryMb: 1024,
-        timeoutS: 29,
-        reservedConcurrency: 1,
-        logRetentionDays: 1,
-        logRemovalPolicy: RemovalPolicy.DESTROY,
-        vpc,
-        subnets: { subnetType: ec2.SubnetType.PRIVATE_ISOLATED },
-        securityGroup: new ec2.SecurityGroup(stack, "Sg", { vpc }),
-        environment: {},
-        afterBundling: pdfWorkerCommands,
-      });
-      app.synth();
-      const assets = readdirSync(outdir).filter((d) => d.startsWith("asset.") && existsSync(path.join(outdir, d, BUNDLE_FILE_NAME)));
-      expect(assets).toHaveLength(1);
-      const asset = path.join(outdir, assets[0]!);
+      const asset = synthFunctionAsset(outdir, { entry: path.join(REPO_ROOT, "functions/fetch/handler.ts"), serviceName: "webgate-fetch", memoryMb: 1024, timeoutS: 29, afterBundling: pdfWorkerCommands });
       const deployed = readFileSync(path.join(asset, PDF_WORKER_BUNDLE.outFile));
       const ours = await build({ ...pdfWorkerEsbuildOptions(REPO_ROOT, path.join(outdir, "bench")), write: false, logLevel: "silent" });
       const code = ours.outputFiles.find((f) => f.path.endsWith(PDF_WORKER_BUNDLE.outFile))!.contents;

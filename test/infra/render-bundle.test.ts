@@ -13,13 +13,11 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } 
 import * as os from "node:os";
 import * as path from "node:path";
 import { pathToFileURL } from "node:url";
-import { App, RemovalPolicy, Stack } from "aws-cdk-lib";
-import * as ec2 from "aws-cdk-lib/aws-ec2";
 import * as lambda from "aws-cdk-lib/aws-lambda";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BUNDLE_FILE_NAME } from "../../infra/bundling";
-import { ApiFunction } from "../../infra/constructs/api-function";
 import { RENDER_NODE_MODULES, REPO_ROOT } from "../../infra/webgate-stack";
+import { synthFunctionAsset } from "../helpers/function-asset";
 
 /** Lambda's limit on a function's unzipped deployment package. */
 const LAMBDA_UNZIPPED_LIMIT_BYTES = 250 * 1024 * 1024;
@@ -31,30 +29,15 @@ let asset: string;
 
 beforeAll(() => {
   outdir = mkdtempSync(path.join(os.tmpdir(), "webgate-render-asset-"));
-  const app = new App({ outdir });
-  const stack = new Stack(app, "RenderBundleCheck");
-  const vpc = new ec2.Vpc(stack, "Vpc", { natGateways: 0, subnetConfiguration: [{ name: "functions", subnetType: ec2.SubnetType.PRIVATE_ISOLATED }] });
   // As infra/webgate-stack.ts declares the render function (the bundling-relevant props).
-  new ApiFunction(stack, "Render", {
+  asset = synthFunctionAsset(outdir, {
     entry: path.join(REPO_ROOT, "functions/render/handler.ts"),
-    depsLockFilePath: path.join(REPO_ROOT, "package-lock.json"),
     serviceName: "webgate-render",
     memoryMb: 2_048,
     timeoutS: 28,
-    reservedConcurrency: 1,
-    logRetentionDays: 1,
-    logRemovalPolicy: RemovalPolicy.DESTROY,
-    vpc,
-    subnets: { subnetType: ec2.SubnetType.PRIVATE_ISOLATED },
-    securityGroup: new ec2.SecurityGroup(stack, "Sg", { vpc }),
-    environment: {},
     architecture: lambda.Architecture.X86_64,
     nodeModules: [...RENDER_NODE_MODULES],
   });
-  app.synth();
-  const assets = readdirSync(outdir).filter((d) => d.startsWith("asset.") && existsSync(path.join(outdir, d, BUNDLE_FILE_NAME)));
-  expect(assets).toHaveLength(1);
-  asset = path.join(outdir, assets[0]!);
 }, 240_000);
 
 afterAll(() => {
