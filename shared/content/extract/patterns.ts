@@ -38,3 +38,45 @@ export const INLINE_TAGS: ReadonlySet<string> = new Set([
 /** The start of a caption, photo credit, source or copyright line ("Foto: …", "Abbildung 4: …", "© 2020 …"). */
 export const CREDIT_LINE =
   /^(?:©|\(c\)\s|copyright\b|(?:foto|fotos|bild|bilder|abbildung|abb\.|titelbild|beitragsbild|quelle|quellen|credit|credits|photo|photos|image|images|picture|source|sources|crédits?(?: photos?)?|fuente|źródło|zdjęcie|fot\.)\s*\d*\s*:)/i;
+
+const GLOBAL = new WeakMap<RegExp, RegExp>();
+/** A word in front of a furniture word that negates it ("non-paywall", "without-sidebar"); "nocomments" is the "comments are closed" line itself. */
+const NEGATION = /(?:^|[^a-z0-9])(?:no|non|not|without)[-_]$/i;
+const isUpper = (c: string | undefined) => c !== undefined && c >= "A" && c <= "Z";
+const isLower = (c: string | undefined) => c !== undefined && c >= "a" && c <= "z";
+
+/**
+ * Whether a class/id value holds one of `pattern`'s words as page authors use them: the
+ * substring matching of Readability and trafilatura ("sidebar" in "leftsidebar", "menu" in
+ * "mainmenu"), without its two kinds of false match:
+ * - a word assembled across a camelCase boundary: "pager" in "APageRoot" (the words "Page" and
+ *   "Root"); the match may not end inside a camelCase word that begins within it;
+ * - a negated word: "paywall" in "non-paywall", "sidebar" in "without-sidebar".
+ * Linear in the value's length for each match; the value is short (a class attribute).
+ */
+export function hasClassWord(pattern: RegExp, value: string): boolean {
+  if (value === "" || !pattern.test(value)) return false;
+  let global = GLOBAL.get(pattern);
+  if (global === undefined) {
+    global = new RegExp(pattern.source, pattern.flags.includes("g") ? pattern.flags : `${pattern.flags}g`);
+    GLOBAL.set(pattern, global);
+  }
+  global.lastIndex = 0;
+  for (let m = global.exec(value); m !== null; m = global.exec(value)) {
+    const start = m.index;
+    const end = start + m[0].length;
+    if (m[0].length === 0) {
+      global.lastIndex++;
+      continue;
+    }
+    if (NEGATION.test(value.slice(Math.max(0, start - 9), start))) continue;
+    let splitsWord = false;
+    if (isLower(value[end])) {
+      for (let k = start + 1; k < end && !splitsWord; k++) {
+        splitsWord = isUpper(value[k]) && (isLower(value[k - 1]) || (isUpper(value[k - 1]) && isLower(value[k + 1])));
+      }
+    }
+    if (!splitsWord) return true;
+  }
+  return false;
+}

@@ -170,6 +170,23 @@ describe("the article's parts around its best block", () => {
   });
 });
 
+describe("class names read as words", () => {
+  it("an article wrapper whose camelCase class only looks like a furniture word ('APageRoot' is not 'pager') is the article", () => {
+    const out = main(page("Sustainability", `<header class="n-header">${links("menu", 6)}</header><main class="APageRoot"><div class="APageRoot__Sections"><section class="APageRoot__SectionWrapper"><h2>Paper</h2>${paragraphs("paper", 2)}</section><section class="APageRoot__SectionWrapper"><h2>Boxes</h2>${paragraphs("box", 2)}</section></div></main>`));
+    expect(out.extractor).toBe("readability");
+    expect(out.markdown).toContain("The paper report, paragraph 1");
+    expect(out.markdown).toContain("The box report, paragraph 1");
+    expect(out.markdown).not.toContain("menu headline");
+  });
+
+  it("a negated furniture word ('non-paywall') does not make the article furniture; the paywall box itself goes", () => {
+    const out = main(page("Flat hunt", `<div class="menu">${links("menu", 6)}</div><section class="row non-paywall"><article>${paragraphs("flat", 3)}</article></section><div class="paywall-box"><p>Subscribe now for full access to every story we publish.</p></div><div id="comments">${paragraphs("reader", 12)}</div>`));
+    expect(out.markdown).toContain("The flat report, paragraph 2");
+    expect(out.markdown).not.toContain("The reader report");
+    expect(out.markdown).not.toContain("Subscribe now");
+  });
+});
+
 describe("furniture elements", () => {
   it("an unclosed <aside> before the article does not swallow it", () => {
     const out = main(page("Story", `<aside class="promo"><a href="/x">Promo</a><div><article><h1>Story</h1>${paragraphs("aside", 5)}</article></div>`));
