@@ -46,13 +46,17 @@ export function findStructuredArticle(scripts: readonly string[]): StructuredArt
       const record = value as Record<string, unknown>;
       const body = bodyText(record.articleBody);
       if (body !== "" && isArticleType(record["@type"]) && (best === null || body.length > best.body.length)) {
-        const text = (key: string) => { const v = record[key]; return typeof v === "string" ? v : ""; };
-        best = { body, headline: text("headline"), description: text("description") };
+        best = { body, headline: stringField(record, "headline"), description: stringField(record, "description") };
       }
       for (const key of Object.keys(record)) if (key !== "articleBody" && typeof record[key] === "object") stack.push(record[key]);
     }
   }
   return best;
+}
+
+function stringField(record: Record<string, unknown>, key: string): string {
+  const value = record[key];
+  return typeof value === "string" ? value : "";
 }
 
 function bodyText(value: unknown): string {
