@@ -529,6 +529,21 @@ function cleanSubtree(root: LightElement, removed: Set<LightElement>, unlikely: 
   return s;
 }
 
+/**
+ * Whether class and id name page metadata (byline, date, tags, share, rating…). A word of article
+ * text in another class name keeps the element ("entry-content date-box"); in the same name it
+ * only says whose metadata it is ("entry-meta", "post-ratings", "postmetadata").
+ */
+function isMetaLike(match: string): boolean {
+  if (match === "" || !hasClassWord(META_LIKE, match)) return false;
+  let meta = false;
+  for (const name of match.split(/\s+/)) {
+    if (hasClassWord(META_LIKE, name)) meta = true;
+    else if (hasClassWord(POSITIVE, name)) return false;
+  }
+  return meta;
+}
+
 function shouldRemove(el: LightElement, s: Stats, contentScore: number): boolean {
   const name = el.nodeName;
   if (name === "INPUT" || name === "TEXTAREA" || name === "LABEL" || name === "FIGCAPTION") return true;
@@ -536,7 +551,7 @@ function shouldRemove(el: LightElement, s: Stats, contentScore: number): boolean
   // A heading that is all link is a teaser's headline (a list of other stories), not a section title.
   if (HEADINGS.has(name)) return (weight < 0 && s.chars < META_MAX_CHARS) || (s.chars > 0 && s.linkChars >= 0.9 * s.chars);
   const match = classAndId(el);
-  if (s.chars < META_MAX_CHARS && match !== "" && hasClassWord(META_LIKE, match) && !hasClassWord(POSITIVE, match)) return true;
+  if (s.chars < META_MAX_CHARS && isMetaLike(match)) return true;
   // A short caption, photo credit, source or copyright line, whatever its markup (class 4's policy).
   if (s.chars > 0 && s.chars < 150 && !INLINE.has(name) && CREDIT_LINE.test(textStart(el))) return true;
   if (!CONDITIONAL.has(name)) return false;
@@ -697,7 +712,7 @@ function leadBlocks(body: LightElement, attempt: Attempt, raw: Map<LightElement,
 function isLeadLike(el: LightElement, s: Stats): boolean {
   if (INLINE.has(el.nodeName) || s.inlineChars < 0.7 * s.chars || s.linkChars > 0.2 * s.chars) return false;
   const match = classAndId(el);
-  if (match !== "" && hasClassWord(META_LIKE, match) && !hasClassWord(POSITIVE, match)) return false;
+  if (isMetaLike(match)) return false;
   if (HEADINGS.has(el.nodeName)) return s.chars >= 25;
   return s.chars >= 40 && (s.sentences > 0 || s.commas > 0 || s.chars >= 80);
 }

@@ -187,6 +187,22 @@ describe("class names read as words", () => {
   });
 });
 
+describe("page metadata inside the article", () => {
+  it("drops metadata lines whose class name also says whose metadata it is ('postmetadata', 'post-ratings', 'entry-meta')", () => {
+    const out = main(
+      page("Bees", `<article><h1>Bees</h1><div class="entry-content">${paragraphs("bee", 4)}<span class="post-ratings">(No ratings yet)</span></div>
+        <div class="postmetadata">Posted on Tuesday, 6 May 2014 in News by admin</div><div class="entry-meta">Filed under Gardens</div></article>`),
+    );
+    expect(out.markdown).toContain("The bee report, paragraph 3");
+    for (const noise of ["No ratings yet", "Posted on Tuesday", "Filed under"]) expect(out.markdown).not.toContain(noise);
+  });
+
+  it("keeps a short block whose article word is a class of its own ('entry-content' beside 'date-note')", () => {
+    const out = main(page("Bees", `<article><h1>Bees</h1>${paragraphs("bee", 4)}<p class="entry-content date-note">The hives were counted again in June, and all were healthy.</p></article>`));
+    expect(out.markdown).toContain("The hives were counted again in June");
+  });
+});
+
 describe("furniture elements", () => {
   it("an unclosed <aside> before the article does not swallow it", () => {
     const out = main(page("Story", `<aside class="promo"><a href="/x">Promo</a><div><article><h1>Story</h1>${paragraphs("aside", 5)}</article></div>`));
