@@ -203,6 +203,22 @@ describe("page metadata inside the article", () => {
   });
 });
 
+describe("author boxes", () => {
+  const bio = "Ann Writer has reported on gardens, bees and the weather for twenty years, and she lives with two cats by the river. She also teaches, writes books, and answers every letter.";
+  it("drops an author box by its class or its itemprop, bio paragraphs and all", () => {
+    for (const box of [`<div class="post-author__bio"><img src="/ann.jpg" alt="Ann"><p>${bio}</p><p>${bio}</p></div>`, `<section class="box" itemprop="author" itemscope><h3>Ann Writer</h3><div itemprop="description"><p>${bio}</p></div></section>`]) {
+      const out = main(page("Bees", `<article><h1>Bees</h1>${paragraphs("bee", 4)}${box}</article>`));
+      expect(out.markdown).toContain("The bee report, paragraph 3");
+      expect(out.markdown).not.toContain("twenty years");
+    }
+  });
+
+  it("keeps the article when only its byline names the author inline", () => {
+    const out = main(page("Bees", `<article><h1>Bees</h1><p>Our reporter <span itemprop="author">Ann Writer</span> visited the hives, and she counted them, one by one, in the rain.</p>${paragraphs("bee", 4)}</article>`));
+    expect(out.markdown).toContain("Our reporter Ann Writer visited the hives");
+  });
+});
+
 describe("furniture elements", () => {
   it("an unclosed <aside> before the article does not swallow it", () => {
     const out = main(page("Story", `<aside class="promo"><a href="/x">Promo</a><div><article><h1>Story</h1>${paragraphs("aside", 5)}</article></div>`));
