@@ -1,5 +1,5 @@
 import { LightElement, type LightNode, PRUNED_TAGS } from "../light-dom";
-import { ALWAYS_UNLIKELY, AUTHOR_BOX, CREDIT_LINE, INLINE_TAGS, hasClassWord, LINK_LIST_HEADING, MAYBE_CANDIDATE, NEGATIVE, POSITIVE, UNLIKELY_CANDIDATE, UNLIKELY_ROLES } from "./patterns";
+import { ALWAYS_UNLIKELY, AUTHOR_BOX, CREDIT_LINE, INLINE_TAGS, hasClassWord, LINK_LIST_HEADING, MAYBE_CANDIDATE, NEGATIVE, POSITIVE, READER_PROMPT, UNLIKELY_CANDIDATE, UNLIKELY_ROLES } from "./patterns";
 
 /**
  * Main-content extraction over the light tree (docs/content.md, "Main content").
@@ -94,6 +94,8 @@ const TAG_SCORE: Readonly<Record<string, number>> = {
 /** Short elements with these class/id words are page metadata, not article text. */
 const META_LIKE = /byline|author|dateline|date|posted|published|credit|copyright|caption|meta|share|social|tags|related|breadcrumb|rating|print|toolbar/i;
 const META_MAX_CHARS = 200;
+/** A reader prompt ("Subscribe now…", "Follow us on…") is a line or two. */
+const PROMPT_MAX_CHARS = 300;
 /** An author box (a bio, a photo, links) is a paragraph or two: a longer block so named is more than that. */
 const AUTHOR_BOX_MAX_CHARS = 1500;
 
@@ -557,6 +559,8 @@ function shouldRemove(el: LightElement, s: Stats, contentScore: number): boolean
   if (s.chars < AUTHOR_BOX_MAX_CHARS && !INLINE.has(name) && (hasClassWord(AUTHOR_BOX, match) || /\bauthor\b/i.test(el.attributes.itemprop ?? ""))) return true;
   // A short caption, photo credit, source or copyright line, whatever its markup (class 4's policy).
   if (s.chars > 0 && s.chars < 150 && !INLINE.has(name) && CREDIT_LINE.test(textStart(el))) return true;
+  // A short line to the reader about the site (subscribe, follow us, paywall notice, ad disclosure).
+  if (s.chars > 0 && s.chars < PROMPT_MAX_CHARS && !INLINE.has(name) && READER_PROMPT.test(textStart(el))) return true;
   if (!CONDITIONAL.has(name)) return false;
   if (name === "TABLE" && isDataTable(el, s)) return false;
   if (s.hasCode && (name === "PRE" || name === "CODE")) return false;

@@ -35,6 +35,35 @@ export const LINK_LIST_HEADING =
  */
 export const AUTHOR_BOX = /author[-_]*(?:box|bio|info|about|card|details|desc|profile|block|wrap)|about[-_]*(?:the[-_]*)?author|autor(?:en)?[-_]*(?:box|info|bio)|bio[-_]*box/i;
 
+/**
+ * The start of a line that speaks to the reader about the site rather than the story: subscription
+ * and newsletter prompts, "follow us", paywall notices, requests for support or feedback, and
+ * advertising or affiliate disclosures. Matched only on short blocks (see main-content.ts).
+ */
+export const READER_PROMPT = new RegExp(
+  "^[\\s*¡¿(\\-–—]*(?:" +
+    [
+      // English
+      "subscribe\\b", "sign up\\b", "join (?:our|us)\\b", "follow (?:us|\\S+(?: \\S+){0,3} on (?:twitter|facebook|instagram|x|linkedin|tiktok|youtube))\\b",
+      "never miss\\b", "don't miss\\b", "want (?:more|to be informed)\\b", "(?:if you )?(?:enjoyed|liked) (?:reading )?this\\b", "if you (?:enjoyed|liked|found)\\b",
+      "support (?:our|us|independent)\\b", "become a (?:member|subscriber|patron|supporter)\\b", "click here to (?:subscribe|sign up|read more)\\b",
+      "to (?:view|read|continue reading) (?:the full|this|the rest of)\\b", "already (?:a subscriber|subscribed)\\b", "for the latest (?:stories|news|updates)\\b",
+      "advertising disclosure\\b", "this (?:post|article|page) (?:contains|includes) (?:affiliate|sponsored|paid|advertising)\\b",
+      // German
+      "abonnieren sie\\b", "jetzt (?:abonnieren|anmelden|registrieren|kostenlos testen)\\b", "folgen sie uns\\b", "folge uns\\b", "melden sie sich\\b.{0,40}\\bnewsletter",
+      "newsletter abonnieren\\b", "gefällt (?:dir|ihnen) (?:unser|dieser|der|das)\\b", "unterstützen sie\\b", "verpassen sie (?:keine|nichts)\\b",
+      "(?:hat|war) (?:dir|ihnen) (?:der|dieser|unser) (?:artikel|beitrag)\\b", "war (?:der|dieser) (?:artikel|beitrag) (?:nützlich|hilfreich)\\b", "möchten sie (?:den|diesen) (?:artikel|beitrag) teilen\\b",
+      "werbung\\b[.:]?", "anzeige\\s*[-–:]", "anzeige\\s*$", "(?:dieser (?:beitrag|artikel) )?enthält (?:werbung|affiliate)", "anzeige, enthält\\b",
+      // Spanish, French, Italian, Polish
+      "suscr[ií]bete\\b", "s[ií]guenos\\b", "[úu]nete a\\b", "hazte (?:miembro|socio)\\b", "no te pierdas\\b", "ap[óo]yanos\\b",
+      "abonnez-vous\\b", "suivez-nous\\b", "inscrivez-vous\\b", "pour lire la suite\\b", "soutenez\\b",
+      "iscriviti\\b", "seguici\\b", "abbonati\\b",
+      "zapraszamy (?:też |także )?do (?:subskrypcji|obserwowania)\\b", "subskrybuj\\b", "obserwuj nas\\b",
+    ].join("|") +
+    ")",
+  "i",
+);
+
 /** Inline (phrasing) elements: their text is part of the enclosing block's paragraph text. */
 export const INLINE_TAGS: ReadonlySet<string> = new Set([
   "a", "abbr", "b", "bdi", "bdo", "big", "br", "cite", "code", "data", "del", "dfn", "em", "font", "i", "img", "ins", "kbd",

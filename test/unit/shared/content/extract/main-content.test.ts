@@ -219,6 +219,33 @@ describe("author boxes", () => {
   });
 });
 
+describe("lines to the reader about the site, inside the article", () => {
+  it("drops subscription and newsletter prompts, follow-us lines, paywall notices and ad disclosures, in several languages", () => {
+    const prompts = [
+      "Subscribe now to our e-edition for the full story and more.",
+      "For the latest stories and breaking news updates, follow us on our channels.",
+      "Follow The Daily Example on Twitter and Instagram @example.",
+      "To view the full story, please subscribe to The Example Times.",
+      "*Werbung. Dieser Beitrag enthält Werbung für eine Marke.",
+      "Gefällt dir unser Magazin? Dann unterstütze uns mit einem Abo.",
+      "¡Suscríbete a nuestro boletín y recibe las noticias del día!",
+      "Zapraszamy też do subskrypcji naszego kanału.",
+    ];
+    const out = main(page("Port", `<article><h1>Port</h1>${paragraphs("port", 3)}${prompts.map((p) => `<p>${p}</p>`).join("")}<p><em>- Anzeige -</em></p>${paragraphs("quay", 2)}</article>`));
+    expect(out.markdown).toContain("The quay report, paragraph 1");
+    for (const prompt of prompts) expect(out.markdown).not.toContain(prompt.slice(1, 30));
+    expect(out.markdown).not.toContain("Anzeige");
+  });
+
+  it("keeps article sentences that speak of subscriptions, and long paragraphs that start like a prompt", () => {
+    const story = "Subscriptions to the port's ferry pass rose by a third this year, the harbour office said.";
+    const long = `Sign up numbers for the regatta, the organisers said on Monday, ${"were higher than in any year before, and the town is glad, ".repeat(6)}`;
+    const out = main(page("Port", `<article><h1>Port</h1>${paragraphs("port", 3)}<p>${story}</p><p>${long}</p></article>`));
+    expect(out.markdown).toContain(story);
+    expect(out.markdown).toContain("Sign up numbers for the regatta");
+  });
+});
+
 describe("furniture elements", () => {
   it("an unclosed <aside> before the article does not swallow it", () => {
     const out = main(page("Story", `<aside class="promo"><a href="/x">Promo</a><div><article><h1>Story</h1>${paragraphs("aside", 5)}</article></div>`));
