@@ -114,7 +114,7 @@ function convertMainContent(html: string, baseUrl: string, format: OutputFormat,
   const doc = parseLightDocument(html, { pruned: MAIN_CONTENT_PRUNED, meter });
   const title = cleanTitle(doc.title);
   meter.check();
-  const { element, reason } = extractMainContent(doc.body, { title });
+  const { element, reason } = extractMainContent(doc.body, { title, meter });
   meter.check();
   if (element === null) return null;
   const markdown = serialize(element, effectiveBase(baseUrl, doc.baseHref), format, meter);
