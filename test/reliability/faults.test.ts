@@ -26,7 +26,14 @@ import { closedPort } from "../helpers/provider-stand-in";
 import { RoutingDialer } from "../helpers/test-network";
 import { expectNoLeaks, figureRecorder, trackHandles, respond, startRawOrigin, type RawBehaviour, type RawOrigin } from "./support";
 
-const TIMEOUT_MS = 1_500;
+/** The limits of the cases about them: the fetch limit, and the connect limit that also bounds DNS. */
+const TIMED = { fetchMs: 1_500, connectMs: 1_000 };
+/**
+ * The limits of every other case: far beyond the test's own time limit, so that a loaded machine
+ * (a brotli bomb decoding on a starved core took more than 1.5 s) cannot turn a fault into a
+ * timeout; the configuration's maxima.
+ */
+const ROOMY = { fetchMs: 120_000, connectMs: 60_000 };
 /** The invocation's remaining time: ten minutes, beyond every test's time limit (at most 60 s). */
 const INVOCATION_MS = 600_000;
 const MAX_BYTES = 5_242_880;
@@ -59,10 +66,10 @@ const resolver: Resolver = {
 };
 
 /** `storePort`: the page store endpoint's port, whose keep-alive connections may stay open. */
-function handlerFor(client: DynamoDBClient, tableName: string, storePort?: number) {
+function handlerFor(client: DynamoDBClient, tableName: string, storePort?: number, limits = ROOMY) {
   const telemetry = createMemoryTelemetry();
   telemetries.push(telemetry);
-  const config = loadConfig({ WEBGATE_TABLE_NAME: tableName, WEBGATE_FETCH_TIMEOUT_MS: String(TIMEOUT_MS), WEBGATE_CONNECT_TIMEOUT_MS: "1000" });
+  const config = loadConfig({ WEBGATE_TABLE_NAME: tableName, WEBGATE_FETCH_TIMEOUT_MS: String(limits.fetchMs), WEBGATE_CONNECT_TIMEOUT_MS: String(limits.connectMs) });
   const handler = createFetchHandler({ config, dynamo: client, resolver, dialer: new RoutingDialer({ plain: origin.port }), clock: new ManualClock(), telemetry });
   return {
     telemetry,
@@ -78,6 +85,8 @@ function handlerFor(client: DynamoDBClient, tableName: string, storePort?: numbe
 }
 
 let app: ReturnType<typeof handlerFor>;
+/** The handler with the {@link TIMED} limits, on the same table. */
+let timed: ReturnType<typeof handlerFor>;
 let counter = 0;
 /** A fresh path per call, so the page store never answers for the origin. */
 const fresh = (path: string) => `https://site.example.com${path}${path.includes("?") ? "&" : "?"}n=${++counter}`;
@@ -86,10 +95,13 @@ beforeAll(async () => {
   dynamo = await startTestDynamo();
   dynamoPort = Number(new URL(dynamo.endpoint).port);
   origin = await startRawOrigin(() => routes, page("fallback"));
-  app = handlerFor(dynamo.client, await createTestTable(dynamo.client));
+  const tableName = await createTestTable(dynamo.client);
+  app = handlerFor(dynamo.client, tableName);
+  timed = handlerFor(dynamo.client, tableName, undefined, TIMED);
   // Warm up: the first request opens the page store's keep-alive connection that later requests reuse.
   routes = { "/ok": page("warm") };
   await app.post({ url: fresh("/ok"), max_age: 0 });
+  await timed.post({ url: fresh("/ok"), max_age: 0 });
 });
 afterAll(async () => {
   const logs = telemetries.flatMap((t) => t.lines.map((l) => JSON.stringify(l)));
@@ -137,12 +149,12 @@ const headersOnly = (socket: Socket, headers: string) => socket.write(`HTTP/1.1 
 describe("origin faults through the /fetch handler", () => {
   it("an origin that accepts and never answers: upstream_timeout", async () => {
     routes = { "/never": () => undefined };
-    await survive("origin accepts, never answers", fresh("/never"), failsWith("upstream_timeout", 504));
+    await survive("origin accepts, never answers", fresh("/never"), failsWith("upstream_timeout", 504), timed);
   });
 
   it("an origin that sends headers then stalls: upstream_timeout", async () => {
     routes = { "/stall": (s) => headersOnly(s, "content-type: text/html\r\ncontent-length: 1000\r\n") };
-    await survive("headers then stall", fresh("/stall"), failsWith("upstream_timeout", 504));
+    await survive("headers then stall", fresh("/stall"), failsWith("upstream_timeout", 504), timed);
   });
 
   it("an origin that drips one byte a second: upstream_timeout (the limit covers the whole fetch)", async () => {
@@ -153,7 +165,7 @@ describe("origin faults through the /fetch handler", () => {
         socket.on("close", () => clearInterval(timer));
       },
     };
-    await survive("drips one byte a second", fresh("/drip"), failsWith("upstream_timeout", 504));
+    await survive("drips one byte a second", fresh("/drip"), failsWith("upstream_timeout", 504), timed);
   });
 
   it("an origin with an endless body: upstream_too_large at the byte limit", async () => {
@@ -292,7 +304,7 @@ describe("DNS faults through the /fetch handler", () => {
 
   it("a resolver that never answers: dns_failed at the lookup limit (the connect limit), no connection made", async () => {
     const before = origin.requests.length;
-    await survive("DNS never answers", "https://hang.example.com/", failsWith("dns_failed", 502));
+    await survive("DNS never answers", "https://hang.example.com/", failsWith("dns_failed", 502), timed);
     expect(origin.requests.length - before).toBe(1); // only the follow-up /ok request
   });
 });
