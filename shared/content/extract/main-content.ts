@@ -1,5 +1,5 @@
 import { LightElement, type LightNode, PRUNED_TAGS } from "../light-dom";
-import { ALWAYS_UNLIKELY, AUTHOR_BOX, CREDIT_LINE, INLINE_TAGS, hasClassWord, LINK_LIST_HEADING, MAYBE_CANDIDATE, NEGATIVE, POSITIVE, READER_PROMPT, UNLIKELY_CANDIDATE, UNLIKELY_ROLES } from "./patterns";
+import { ALWAYS_UNLIKELY, SIDE_BOX, CREDIT_LINE, INLINE_TAGS, hasClassWord, LINK_LIST_HEADING, MAYBE_CANDIDATE, NEGATIVE, POSITIVE, READER_PROMPT, UNLIKELY_CANDIDATE, UNLIKELY_ROLES } from "./patterns";
 
 /**
  * Main-content extraction over the light tree (docs/content.md, "Main content").
@@ -96,8 +96,8 @@ const META_LIKE = /byline|author|dateline|date|posted|published|credit|copyright
 const META_MAX_CHARS = 200;
 /** A reader prompt ("Subscribe now…", "Follow us on…") is a line or two. */
 const PROMPT_MAX_CHARS = 300;
-/** An author box (a bio, a photo, links) is a paragraph or two: a longer block so named is more than that. */
-const AUTHOR_BOX_MAX_CHARS = 1500;
+/** An author box (a bio, a photo, links) or a disclaimer is a paragraph or two: a longer block so named is more than that. */
+const SIDE_BOX_MAX_CHARS = 1500;
 
 function emptyStats(): Stats {
   return { chars: 0, linkChars: 0, inlineChars: 0, inlineCommas: 0, commas: 0, sentences: 0, paragraphs: 0, images: 0, listItems: 0, inputs: 0, embeds: 0, headingChars: 0, hasCode: false };
@@ -556,7 +556,7 @@ function shouldRemove(el: LightElement, s: Stats, contentScore: number): boolean
   if (HEADINGS.has(name)) return (weight < 0 && s.chars < META_MAX_CHARS) || (s.chars > 0 && s.linkChars >= 0.9 * s.chars);
   const match = classAndId(el);
   if (s.chars < META_MAX_CHARS && isMetaLike(match)) return true;
-  if (s.chars < AUTHOR_BOX_MAX_CHARS && !INLINE.has(name) && (hasClassWord(AUTHOR_BOX, match) || /\bauthor\b/i.test(el.attributes.itemprop ?? ""))) return true;
+  if (s.chars < SIDE_BOX_MAX_CHARS && !INLINE.has(name) && (hasClassWord(SIDE_BOX, match) || /\bauthor\b/i.test(el.attributes.itemprop ?? ""))) return true;
   // A short caption, photo credit, source or copyright line, whatever its markup (class 4's policy).
   if (s.chars > 0 && s.chars < 150 && !INLINE.has(name) && CREDIT_LINE.test(textStart(el))) return true;
   // A short line to the reader about the site (subscribe, follow us, paywall notice, ad disclosure).

@@ -30,10 +30,11 @@ export const LINK_LIST_HEADING =
   /^(?:related|more (?:from|on|in|stories|articles|news)|read (?:more|also|next)|see also|you (?:may|might) (?:also )?like|recommended|popular|trending|most (?:read|popular|viewed)|latest|tags?|share|follow us|auch interessant|das könnte sie auch interessieren|mehr (?:zum thema|zu|aus|von)|weitere (?:artikel|beiträge|themen|nachrichten|informationen)|verwandte|ähnliche|beliebte|meistgelesen|teilen|schlagwörter|themen|lesen sie auch|à lire aussi|lire aussi|sur le même sujet|articles? similaires?|partager|leer más|te puede interesar|noticias relacionadas|compartir|zobacz (?:też|także|również)|czytaj (?:też|także|również)|podobne|przeczytaj (?:też|także|również)|lust auf mehr|schon gelesen|das könnte (?:dich|sie) (?:auch )?interessieren|empfohlene (?:beiträge|artikel)|weiterführende (?:links|artikel|beiträge)|zum weiterlesen|weiterlesen|mehr themen|letzte (?:artikel|beiträge|nachrichten)|neueste (?:artikel|beiträge)|top[- ]artikel|les plus lus|articles? les plus lus|à découvrir|le puede interesar|también te puede interesar|temas relacionados|lee también|ver también|leggi anche|potrebbe interessarti|articoli correlati|you may have missed)(?![a-z0-9\u00c0-\u024f])/i;
 
 /**
- * Class/id words of an author box (the writer's photo, bio and links beside the article), which
- * may be longer than the metadata lines {@link NEGATIVE} and the byline rule catch.
+ * Class/id words of boxes beside the article's text that can be longer than the metadata lines
+ * {@link NEGATIVE} and the byline rule catch: an author box (the writer's photo, bio and links),
+ * a disclaimer or a disclosure (editorial, advertising, affiliate).
  */
-export const AUTHOR_BOX = /author[-_]*(?:box|bio|info|about|card|details|desc|profile|block|wrap)|about[-_]*(?:the[-_]*)?author|autor(?:en)?[-_]*(?:box|info|bio)|bio[-_]*box/i;
+export const SIDE_BOX = /author[-_]*(?:box|bio|info|about|card|details|desc|profile|block|wrap)|about[-_]*(?:the[-_]*)?author|autor(?:en)?[-_]*(?:box|info|bio)|bio[-_]*box|disclaimer|disclosure/i;
 
 /**
  * The start of a line that speaks to the reader about the site rather than the story: subscription

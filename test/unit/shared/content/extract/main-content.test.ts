@@ -203,7 +203,7 @@ describe("page metadata inside the article", () => {
   });
 });
 
-describe("author boxes", () => {
+describe("author boxes and disclaimers", () => {
   const bio = "Ann Writer has reported on gardens, bees and the weather for twenty years, and she lives with two cats by the river. She also teaches, writes books, and answers every letter.";
   it("drops an author box by its class or its itemprop, bio paragraphs and all", () => {
     for (const box of [`<div class="post-author__bio"><img src="/ann.jpg" alt="Ann"><p>${bio}</p><p>${bio}</p></div>`, `<section class="box" itemprop="author" itemscope><h3>Ann Writer</h3><div itemprop="description"><p>${bio}</p></div></section>`]) {
@@ -211,6 +211,13 @@ describe("author boxes", () => {
       expect(out.markdown).toContain("The bee report, paragraph 3");
       expect(out.markdown).not.toContain("twenty years");
     }
+  });
+
+  it("drops an editorial or affiliate disclaimer box, a few paragraphs long", () => {
+    const note = "The advertising note below does not apply to the story above, which was written by our newsroom, independently, without payment of any kind.";
+    const out = main(page("Bees", `<article><h1>Bees</h1>${paragraphs("bee", 4)}<div class="editorial-disclaimer"><p>${note}</p><p>${note}</p></div><p class="aawp-disclaimer">${note}</p></article>`));
+    expect(out.markdown).toContain("The bee report, paragraph 3");
+    expect(out.markdown).not.toContain("advertising note");
   });
 
   it("keeps the article when only its byline names the author inline", () => {
