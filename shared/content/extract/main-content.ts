@@ -368,7 +368,9 @@ function tryExtract(body: LightElement, skipped: Set<LightElement>, relaxed: boo
   // An only child: its parent is the same content with its container's context.
   while (top.parentNode !== null && top.parentNode !== body && elementChildCount(top.parentNode, kept) === 1) top = top.parentNode;
 
-  const nodes = joinSiblings(top, scores, stats, kept);
+  // Siblings joined for their text may be furniture lines themselves (a copyright line after the
+  // article body, a subscription prompt): cleaning looks inside each node, so they are checked here.
+  const nodes = joinSiblings(top, scores, stats, kept).filter((n) => n === top || !isFurnitureBlock(n, stats.get(n) ?? emptyStats()));
   const removed = new Set<LightElement>(skipped);
   let chars = 0;
   let sentences = 0;
@@ -548,19 +550,31 @@ function isMetaLike(match: string): boolean {
   return meta;
 }
 
+/**
+ * Furniture that sits among the article's own blocks, named by its class or its first words:
+ * page metadata, author boxes and disclaimers, caption/credit/source lines, and lines to the
+ * reader about the site. Checked on every block of the article, and on the siblings joined to it.
+ */
+function isFurnitureBlock(el: LightElement, s: Stats): boolean {
+  const name = el.nodeName;
+  const match = classAndId(el);
+  if (s.chars < META_MAX_CHARS && isMetaLike(match)) return true;
+  if (INLINE.has(name)) return false;
+  if (s.chars < SIDE_BOX_MAX_CHARS && (hasClassWord(SIDE_BOX, match) || /\bauthor\b/i.test(el.attributes.itemprop ?? ""))) return true;
+  if (s.chars === 0) return false;
+  // A short caption, photo credit, source or copyright line, whatever its markup (class 4's policy).
+  if (s.chars < 150 && CREDIT_LINE.test(textStart(el))) return true;
+  // A short line to the reader about the site (subscribe, follow us, paywall notice, ad disclosure).
+  return s.chars < PROMPT_MAX_CHARS && READER_PROMPT.test(textStart(el));
+}
+
 function shouldRemove(el: LightElement, s: Stats, contentScore: number): boolean {
   const name = el.nodeName;
   if (name === "INPUT" || name === "TEXTAREA" || name === "LABEL" || name === "FIGCAPTION") return true;
+  if (isFurnitureBlock(el, s)) return true;
   const weight = classWeight(el);
   // A heading that is all link is a teaser's headline (a list of other stories), not a section title.
   if (HEADINGS.has(name)) return (weight < 0 && s.chars < META_MAX_CHARS) || (s.chars > 0 && s.linkChars >= 0.9 * s.chars);
-  const match = classAndId(el);
-  if (s.chars < META_MAX_CHARS && isMetaLike(match)) return true;
-  if (s.chars < SIDE_BOX_MAX_CHARS && !INLINE.has(name) && (hasClassWord(SIDE_BOX, match) || /\bauthor\b/i.test(el.attributes.itemprop ?? ""))) return true;
-  // A short caption, photo credit, source or copyright line, whatever its markup (class 4's policy).
-  if (s.chars > 0 && s.chars < 150 && !INLINE.has(name) && CREDIT_LINE.test(textStart(el))) return true;
-  // A short line to the reader about the site (subscribe, follow us, paywall notice, ad disclosure).
-  if (s.chars > 0 && s.chars < PROMPT_MAX_CHARS && !INLINE.has(name) && READER_PROMPT.test(textStart(el))) return true;
   if (!CONDITIONAL.has(name)) return false;
   if (name === "TABLE" && isDataTable(el, s)) return false;
   if (s.hasCode && (name === "PRE" || name === "CODE")) return false;

@@ -120,6 +120,16 @@ describe("class 4: caption, credit and source lines outside <figure>", () => {
   });
 });
 
+describe("furniture lines beside the article's body", () => {
+  it("a copyright line or a prompt next to the body is not joined to the article as more of its text", () => {
+    const out = main(page("Floods", `<div class="wrap"><h1>Floods</h1><div class="story">${paragraphs("flood", 5)}</div><p>Sign up for our newsletter, every morning.</p><div class="copyright">© 2020 Example Media Inc. All Rights Reserved.</div><p>The water fell again on Sunday, the mayor said, and the roads opened.</p></div>`));
+    expect(out.markdown).toContain("The flood report, paragraph 4");
+    expect(out.markdown).toContain("The water fell again on Sunday");
+    expect(out.markdown).not.toContain("All Rights Reserved");
+    expect(out.markdown).not.toContain("Sign up for our newsletter");
+  });
+});
+
 describe("class 6: the title heading", () => {
   it("keeps the <h1> that repeats <title>, first, when it sits outside the article body", () => {
     const out = main(page("The guide | Example Site", `<header class="site"><h1 class="logo">Example Site</h1></header><div class="headline"><h1>The guide</h1></div><div class="entry-content">${paragraphs("guide", 5)}</div>`));
