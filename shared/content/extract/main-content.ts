@@ -44,7 +44,7 @@ export interface ExtractResult {
 export const MAIN_CONTENT_PRUNED: ReadonlySet<string> = new Set([...PRUNED_TAGS].filter((t) => t !== "nav" && t !== "aside" && t !== "footer"));
 
 /** Comment threads can be long: their size never makes them a wrapper of the article. */
-const COMMENTS = /comment(?!ary)|disqus|replies/i;
+const COMMENTS = /comment(?!ary)|kommentare|komentarze|disqus|replies/i;
 
 /** Furniture by element name: unlikely as the article, removed from it when small. */
 const FURNITURE_TAGS = new Set(["NAV", "ASIDE", "FOOTER"]);
@@ -125,8 +125,17 @@ function addText(s: Stats, text: string): void {
   s.sentences += sentences;
 }
 
-function classAndId(el: LightElement): string {
+/** Taxonomy classes that CMSs put on a post ("tag-comments", "category-sidebar-news"): the post's topics, not its role. */
+const TAXONOMY_CLASS = /(?:^|\s)(?:tag|category)-\S*/g;
+
+/** The class attribute without taxonomy classes. */
+function roleClasses(el: LightElement): string | undefined {
   const cls = el.attributes.class;
+  return cls !== undefined && (cls.includes("tag-") || cls.includes("category-")) ? cls.replace(TAXONOMY_CLASS, " ") : cls;
+}
+
+function classAndId(el: LightElement): string {
+  const cls = roleClasses(el);
   const id = el.attributes.id;
   return cls === undefined ? (id ?? "") : id === undefined ? cls : `${cls} ${id}`;
 }
@@ -134,7 +143,7 @@ function classAndId(el: LightElement): string {
 /** Readability's class weight: ±25 for article and furniture words in class and id. */
 function classWeight(el: LightElement): number {
   let weight = 0;
-  const cls = el.attributes.class;
+  const cls = roleClasses(el);
   const id = el.attributes.id;
   if (cls !== undefined && cls !== "") {
     if (hasClassWord(NEGATIVE, cls)) weight -= 25;

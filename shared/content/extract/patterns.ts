@@ -7,13 +7,13 @@
 
 /** Elements whose class/id says "not the article" (removed before scoring, unless {@link MAYBE_CANDIDATE} also matches). */
 export const UNLIKELY_CANDIDATE =
-  /-ad-|ai2html|banner|breadcrumb|combx|comment(?!ary)|community|cover-wrap|disqus|extra|footer|gdpr|header|legends|menu|related|remark|replies|rss|shoutbox|sidebar|skyscraper|social|sponsor|supplemental|ad-break|agegate|pagination|pager|popup|yom-remote|cookie|consent|newsletter|subscri|share|sharing|teaser-list|recommend|taboola|outbrain|paywall|login|signup/i;
+  /-ad-|ai2html|banner|breadcrumb|combx|comment(?!ary)|kommentare|komentarze|community|cover-wrap|disqus|extra|footer|gdpr|header|legends|menu|related|remark|replies|rss|shoutbox|sidebar|skyscraper|social|sponsor|supplemental|ad-break|agegate|pagination|pager|popup|yom-remote|cookie|consent|newsletter|subscri|share|sharing|teaser-list|recommend|taboola|outbrain|paywall|login|signup/i;
 
 /** Words that keep an element otherwise matching {@link UNLIKELY_CANDIDATE} ("article-header", "main-menu-content"). */
 export const MAYBE_CANDIDATE = /and|article|body|column|content|main|mathjax|shadow/i;
 
 /** Furniture words that {@link MAYBE_CANDIDATE} does not rescue ("comments-content", "share-body"). */
-export const ALWAYS_UNLIKELY = /comment(?!ary)|disqus|replies|share|sharing|social|related|recommend|cookie|consent|newsletter|taboola|outbrain/i;
+export const ALWAYS_UNLIKELY = /comment(?!ary)|kommentare|komentarze|disqus|replies|share|sharing|social|related|recommend|cookie|consent|newsletter|taboola|outbrain/i;
 
 /** Roles of page furniture (WAI-ARIA landmark and widget roles). */
 export const UNLIKELY_ROLES: ReadonlySet<string> = new Set(["menu", "menubar", "complementary", "navigation", "alert", "alertdialog", "dialog", "banner", "contentinfo", "search"]);
@@ -23,7 +23,7 @@ export const POSITIVE = /article|body|content|entry|hentry|h-entry|main|page|pos
 
 /** Class/id words of page furniture: lower an element's weight by 25. */
 export const NEGATIVE =
-  /-ad-|hidden|^hid$| hid$| hid |^hid |banner|combx|comment(?!ary)|com-|contact|footer|gdpr|masthead|media|meta|outbrain|promo|related|scroll|share|shoutbox|sidebar|skyscraper|sponsor|shopping|tags|tagcloud|widget|byline|author|dateline|credit|caption|breadcrumb|social|newsletter|teaser|recommend|more-|read-more|also|popular|trending|pagination/i;
+  /-ad-|hidden|^hid$| hid$| hid |^hid |banner|combx|comment(?!ary)|kommentare|komentarze|com-|contact|footer|gdpr|masthead|media|meta|outbrain|promo|related|scroll|share|shoutbox|sidebar|skyscraper|sponsor|shopping|tags|tagcloud|widget|byline|author|dateline|credit|caption|breadcrumb|social|newsletter|teaser|recommend|more-|read-more|also|popular|trending|pagination/i;
 
 /** Text of a heading that introduces link lists rather than article text ("Related articles", "More from"). */
 export const LINK_LIST_HEADING =

@@ -269,6 +269,18 @@ describe("furniture elements", () => {
     expect(out.markdown).toContain("The aside report, paragraph 4");
   });
 
+  it("a German comment thread ('kommentare') is a comment thread too", () => {
+    const out = main(page("Story", `<main>${paragraphs("main", 5)}</main><div class="kommentare"><div class="eintrag"><p>${"Ein toller Beitrag, danke, wirklich. ".repeat(20)}</p></div></div>`));
+    expect(out.markdown).toContain("The main report, paragraph 4");
+    expect(out.markdown).not.toContain("Ein toller Beitrag");
+  });
+
+  it("a post's taxonomy classes ('tag-comments', 'category-sidebar-news') name its topics, not furniture", () => {
+    const out = main(page("Story", `<div class="menu">${links("menu", 6)}</div><div class="wrap"><div class="post hentry tag-comments category-sidebar-news">${paragraphs("tagged", 8)}</div></div><div class="wrap"><div class="promo-box">${paragraphs("other", 3)}</div></div><div id="comments"><p>${"First! Great post, really, thanks. ".repeat(20)}</p></div>`));
+    expect(out.markdown).toContain("The tagged report, paragraph 7");
+    expect(out.markdown).not.toContain("First! Great post");
+  });
+
   it("navigation, footers and comment threads around the article are left out", () => {
     const out = main(page("Story", `<nav>${links("nav", 8)}</nav><main>${paragraphs("main", 5)}</main><section id="comments"><p>${"First! Great post, really, thanks. ".repeat(20)}</p></section><footer>Imprint, contact, privacy</footer>`));
     expect(out.markdown).toContain("The main report, paragraph 4");
