@@ -76,8 +76,12 @@ export const CREDIT_LINE =
   /^(?:©|\(c\)\s|copyright\b|(?:foto|fotos|bild|bilder|abbildung|abb\.|titelbild|beitragsbild|quelle|quellen|credit|credits|photo|photos|image|images|picture|source|sources|crédits?(?: photos?)?|fuente|źródło|zdjęcie|fot\.)\s*\d*\s*:)/i;
 
 const GLOBAL = new WeakMap<RegExp, RegExp>();
-/** A word in front of a furniture word that negates it ("non-paywall", "without-sidebar"); "nocomments" is the "comments are closed" line itself. */
-const NEGATION = /(?:^|[^a-z0-9])(?:no|non|not|without)[-_]$/i;
+/**
+ * A word in front of a furniture word that negates it ("non-paywall", "without-sidebar") or says the
+ * element holds one ("has-sharing", "with-sidebar"): a layout modifier, not the furniture itself.
+ * "nocomments" (no separator) is the "comments are closed" line itself.
+ */
+const NEGATION = /(?:^|[^a-z0-9])(?:no|non|not|without|has|with)[-_]$/i;
 const isUpper = (c: string | undefined) => c !== undefined && c >= "A" && c <= "Z";
 const isLower = (c: string | undefined) => c !== undefined && c >= "a" && c <= "z";
 
@@ -87,7 +91,8 @@ const isLower = (c: string | undefined) => c !== undefined && c >= "a" && c <= "
  * "mainmenu"), without its two kinds of false match:
  * - a word assembled across a camelCase boundary: "pager" in "APageRoot" (the words "Page" and
  *   "Root"); the match may not end inside a camelCase word that begins within it;
- * - a negated word: "paywall" in "non-paywall", "sidebar" in "without-sidebar".
+ * - a negated or modifier word: "paywall" in "non-paywall", "sidebar" in "no-sidebar" and
+ *   "with-sidebar", "sharing" in "has-sharing" (a header that holds share buttons).
  * Linear in the value's length for each match; the value is short (a class attribute).
  */
 export function hasClassWord(pattern: RegExp, value: string): boolean {

@@ -189,6 +189,12 @@ describe("class names read as words", () => {
     expect(out.markdown).not.toContain("menu headline");
   });
 
+  it("a header that holds share buttons ('has-sharing') keeps its lead; the share bar itself goes", () => {
+    const out = main(page("Heat pumps", `<article><header class="intro has-sharing"><h1>Heat pumps</h1><div class="abstract">Heat pumps are selling as never before, and the trade expects more.</div><div class="sharing"><a href="/s">Share</a></div></header><div class="body">${paragraphs("pump", 4)}</div></article>`));
+    expect(out.markdown).toContain("Heat pumps are selling as never before");
+    expect(out.markdown).not.toContain("Share");
+  });
+
   it("a negated furniture word ('non-paywall') does not make the article furniture; the paywall box itself goes", () => {
     const out = main(page("Flat hunt", `<div class="menu">${links("menu", 6)}</div><section class="row non-paywall"><article>${paragraphs("flat", 3)}</article></section><div class="paywall-box"><p>Subscribe now for full access to every story we publish.</p></div><div id="comments">${paragraphs("reader", 12)}</div>`));
     expect(out.markdown).toContain("The flat report, paragraph 2");
