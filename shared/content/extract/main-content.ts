@@ -1,5 +1,5 @@
 import { LightElement, type LightNode, PRUNED_TAGS } from "../light-dom";
-import { ALWAYS_UNLIKELY, SIDE_BOX, CREDIT_LINE, INLINE_TAGS, hasClassWord, LINK_LIST_HEADING, MAYBE_CANDIDATE, NEGATIVE, POSITIVE, READER_PROMPT, UNLIKELY_CANDIDATE, UNLIKELY_ROLES } from "./patterns";
+import { ALWAYS_UNLIKELY, CONTENT_HEADER, SIDE_BOX, CREDIT_LINE, INLINE_TAGS, hasClassWord, LINK_LIST_HEADING, MAYBE_CANDIDATE, NEGATIVE, POSITIVE, READER_PROMPT, UNLIKELY_CANDIDATE, UNLIKELY_ROLES } from "./patterns";
 
 /**
  * Main-content extraction over the light tree (docs/content.md, "Main content").
@@ -174,7 +174,7 @@ function isUnlikely(el: LightElement): boolean {
   const match = classAndId(el);
   if (match === "") return false;
   if (hasClassWord(ALWAYS_UNLIKELY, match) && !/article|main|body/i.test(el.attributes.itemprop ?? "")) return true;
-  return hasClassWord(UNLIKELY_CANDIDATE, match) && !hasClassWord(MAYBE_CANDIDATE, match);
+  return hasClassWord(UNLIKELY_CANDIDATE, match) && !hasClassWord(MAYBE_CANDIDATE, match) && !hasClassWord(CONTENT_HEADER, match);
 }
 
 /**

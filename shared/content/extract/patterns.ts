@@ -12,6 +12,14 @@ export const UNLIKELY_CANDIDATE =
 /** Words that keep an element otherwise matching {@link UNLIKELY_CANDIDATE} ("article-header", "main-menu-content"). */
 export const MAYBE_CANDIDATE = /and|article|body|column|content|main|mathjax|shadow/i;
 
+/**
+ * The header of a recipe or a product rather than of the site: it holds the dish's or the
+ * product's description and facts (servings, times, origin), which are the page's content
+ * ("recipe-header", "productHeader"). Article headers are left to the lead rule (main-content.ts),
+ * which takes their lead and not their kicker, byline and date.
+ */
+export const CONTENT_HEADER = /(?:recipe|product)[-_]*header/i;
+
 /** Furniture words that {@link MAYBE_CANDIDATE} does not rescue ("comments-content", "share-body"). */
 export const ALWAYS_UNLIKELY = /comment(?!ary)|kommentare|komentarze|disqus|replies|share|sharing|social|related|recommend|cookie|consent|newsletter|taboola|outbrain/i;
 

@@ -165,6 +165,16 @@ describe("the article's parts around its best block", () => {
     expect(out.markdown).not.toContain("Subscribe today");
   });
 
+  it("keeps a recipe's or product's header (description, servings), which its class calls a header", () => {
+    const out = main(
+      page("Cake", `<div class="page-header">${links("menu", 6)}</div><div class="recipe"><div class="recipe-header"><div class="recipe-title">Cake</div><div class="recipe-text"><p>The softest cake of the season, with fruit from the garden and a crisp base.</p><p>For 12 pieces, in one hour.</p></div></div>
+        ${paragraphs("baking", 4)}</div>`),
+    );
+    expect(out.markdown).toContain("The softest cake of the season");
+    expect(out.markdown).toContain("The baking report, paragraph 3");
+    expect(out.markdown).not.toContain("menu headline");
+  });
+
   it("keeps a list of short items (ingredients, steps) inside the article", () => {
     const out = main(
       page("Cake", `<article><h1>Cake</h1>${paragraphs("baking", 3)}<h2>Ingredients</h2>
