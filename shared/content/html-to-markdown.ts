@@ -2,6 +2,7 @@ import type TurndownService from "turndown";
 import { collapseWhitespace } from "./collapse-whitespace";
 import { type ConversionDeadline, WorkMeter } from "./conversion-deadline";
 import { MAIN_CONTENT_PRUNED, extractMainContent } from "./extract/main-content";
+import { preferStructuredBody } from "./extract/structured-body";
 import { type LightDocument, type LightElement, MAX_DEPTH, parseLightDocument } from "./light-dom";
 import { neutralizeBoundaryMarkers, unescapeNeutralizedMarkers } from "./neutralize";
 import { lightTreeToText } from "./plain-text";
@@ -112,11 +113,14 @@ function serialize(root: LightElement, base: string | null, format: OutputFormat
  */
 function convertMainContent(html: string, baseUrl: string, format: OutputFormat, meter: WorkMeter): MarkdownResult | null {
   meter.check();
-  const doc = parseLightDocument(html, { pruned: MAIN_CONTENT_PRUNED, meter });
+  const doc = parseLightDocument(html, { pruned: MAIN_CONTENT_PRUNED, meter, structuredData: true });
   const title = cleanTitle(doc.title);
   meter.check();
-  const { element, reason } = extractMainContent(doc.body, { title, meter });
+  const extracted = extractMainContent(doc.body, { title, meter });
   meter.check();
+  // A page whose HTML lacks the article it publishes as JSON-LD (structured-body.ts).
+  const element = preferStructuredBody(extracted.element, doc.structuredData, title, meter);
+  const reason = element === extracted.element ? extracted.reason : "article";
   if (element === null) return null;
   const markdown = serialize(element, effectiveBase(baseUrl, doc.baseHref), format, meter);
   meter.check();

@@ -372,7 +372,16 @@ export interface LightDocument {
   title: string;
   /** `href` of the first `<base href>`, or null. */
   baseHref: string | null;
+  /**
+   * The raw text of each `<script type="application/ld+json">` (structured data: a page's
+   * article, its headline, its body), when the parse was asked for it (`structuredData: true`);
+   * at most {@link MAX_STRUCTURED_DATA_CHARS} characters in all. Empty otherwise.
+   */
+  structuredData: string[];
 }
+
+/** Structured data kept from one page, in characters: enough for a long article's JSON-LD. */
+export const MAX_STRUCTURED_DATA_CHARS = 2_000_000;
 
 /**
  * Parses HTML with htmlparser2 into a {@link LightElement} tree in one pass. Comments, processing
@@ -380,9 +389,14 @@ export interface LightDocument {
  * `<html>`, `<head>`, `<body>` contribute no element of their own: their children go to the returned body.
  * `options.pruned` replaces {@link PRUNED_TAGS} (the main-content extractor keeps page furniture
  * such as `<nav>` and `<aside>` to judge it itself; `<title>` and `<base>` are always read and dropped).
+ * `options.structuredData` keeps the text of JSON-LD scripts (see {@link LightDocument.structuredData}).
  */
-export function parseLightDocument(html: string, options: { pruned?: ReadonlySet<string>; meter?: WorkMeter } = {}): LightDocument {
+export function parseLightDocument(html: string, options: { pruned?: ReadonlySet<string>; meter?: WorkMeter; structuredData?: boolean } = {}): LightDocument {
   const pruned = options.pruned ?? PRUNED_TAGS;
+  const structuredData: string[] = [];
+  let structuredChars = 0;
+  // The JSON-LD script being read (its text so far), or null.
+  let jsonLd: string | null = null;
   const meter = options.meter;
   const flattenedInto: LightElement[] = [];
   const body = new LightElement("body", {});
@@ -418,6 +432,8 @@ export function parseLightDocument(html: string, options: { pruned?: ReadonlySet
             inTitle = true;
           } else if (name === "base" && baseHref === null && attribs.href !== undefined) {
             baseHref = attribs.href;
+          } else if (name === "script" && options.structuredData === true && /^\s*application\/ld\+json\s*$/i.test(attribs.type ?? "")) {
+            jsonLd = "";
           }
           return;
         }
@@ -444,6 +460,7 @@ export function parseLightDocument(html: string, options: { pruned?: ReadonlySet
         meter?.tick();
         if (pruneDepth > 0) {
           if (inTitle) title += text;
+          else if (jsonLd !== null && structuredChars + jsonLd.length + text.length <= MAX_STRUCTURED_DATA_CHARS) jsonLd += text;
           return;
         }
         if (!bodyStarted) {
@@ -476,7 +493,14 @@ export function parseLightDocument(html: string, options: { pruned?: ReadonlySet
         const el = stack.pop();
         if (pruneDepth > 0) {
           pruneDepth--;
-          if (pruneDepth === 0) inTitle = false;
+          if (pruneDepth === 0) {
+            inTitle = false;
+            if (jsonLd !== null && jsonLd.trim() !== "") {
+              structuredData.push(jsonLd);
+              structuredChars += jsonLd.length;
+            }
+            jsonLd = null;
+          }
           return;
         }
         if (el !== null && el !== undefined) {
@@ -489,5 +513,5 @@ export function parseLightDocument(html: string, options: { pruned?: ReadonlySet
   );
   parser.end(html);
   for (const form of forms) if (form.parentNode !== null && isControlForm(form.textContent)) form.remove();
-  return { body, flattenedInto, title: title ?? "", baseHref };
+  return { body, flattenedInto, title: title ?? "", baseHref, structuredData };
 }
