@@ -394,18 +394,15 @@ function tryExtract(body: LightElement, skipped: Set<LightElement>, relaxed: boo
 /**
  * Whether `el` introduces a link list: a heading, or a short label block (`<p><strong>Read
  * also</strong></p>`), whose text is a link-list phrase ("head"); or a short teaser line that
- * starts with such a label in bold and is mostly link ("teaser").
+ * starts with such a label (in bold, in italics or plain) and is mostly link ("teaser").
  */
 function isLinkListHead(el: LightElement, s: Stats): "head" | "teaser" | "no" {
   const name = el.nodeName;
   const label = HEADINGS.has(name) ? s.chars < 80 : (name === "P" || name === "DIV") && s.chars < 50 && s.linkChars === 0;
   if (label && LINK_LIST_HEADING.test(textStart(el))) return "head";
   if (name !== "P" || s.chars >= 300 || s.linkChars < 0.3 * s.chars) return "no";
-  const first = firstElement(el);
-  if (first === null || (first.nodeName !== "STRONG" && first.nodeName !== "B")) return "no";
-  // The bold label opens the line: no text before it.
-  for (let n = el.firstChild; n !== null && n !== first; n = n.nextSibling) if (n.nodeType === 3 && n.data.trim() !== "") return "no";
-  return LINK_LIST_HEADING.test(textStart(first)) ? "teaser" : "no";
+  // The line opens with the label, in bold, italics or plain ("Le puede interesar: <link>").
+  return LINK_LIST_HEADING.test(textStart(el)) ? "teaser" : "no";
 }
 
 /**

@@ -101,6 +101,12 @@ describe("class 3: link-list labels inside the article, at any depth", () => {
     for (const noise of ["Auch interessant", "Why rivers change", "Czytaj też", "Inna historia"]) expect(out.markdown).not.toContain(noise);
   });
 
+  it("drops a teaser line whose label is plain or in italics ('Le puede interesar: <link>', '<em>Czytaj też: <link></em>')", () => {
+    const out = main(article(`<p>Le puede interesar: <a href="/y">Why rivers change their course every century</a></p><p><em>Czytaj też: <a href="/z">Inna historia o rzece i deltach</a></em></p>`));
+    expect(out.markdown).toContain("The delta report, paragraph 2");
+    for (const noise of ["Le puede interesar", "Why rivers change", "Czytaj też", "Inna historia"]) expect(out.markdown).not.toContain(noise);
+  });
+
   it("keeps a paragraph that merely starts with a bold word and links in its sentence", () => {
     const out = main(article(`<p><strong>Update:</strong> the <a href="/r">ministry</a> confirmed on Monday, after a long meeting, that the dike will be rebuilt this summer.</p>`));
     expect(out.markdown).toContain("confirmed on Monday, after a long meeting");
