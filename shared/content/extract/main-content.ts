@@ -281,10 +281,11 @@ function markFiltered(body: LightElement, hidden: Set<LightElement>, unlikely: S
   const pageChars = raw.get(body)?.chars ?? 0;
   // Furniture is small beside the page: an element with furniture words that holds a large part of
   // the page's text in sentences is a wrapper ("…share-container" around the article, an unclosed
-  // <aside>), not furniture.
+  // <aside>), not furniture. A list is not a wrapper: a long list of related posts with excerpts
+  // is still related posts.
   const tooBigForFurniture = (el: LightElement) => {
     const s = raw.get(el);
-    return s !== undefined && s.chars > 0.3 * pageChars && s.sentences >= 5 && !hasClassWord(COMMENTS, classAndId(el));
+    return s !== undefined && s.chars > 0.3 * pageChars && s.sentences >= 5 && el.nodeName !== "UL" && el.nodeName !== "OL" && !hasClassWord(COMMENTS, classAndId(el));
   };
   const stack: [LightElement, boolean][] = [[body, false]];
   while (stack.length > 0) {

@@ -291,6 +291,13 @@ describe("furniture elements", () => {
     expect(out.markdown).toContain("The aside report, paragraph 4");
   });
 
+  it("a long list of related posts with their excerpts is not taken for a wrapper of the article", () => {
+    const related = Array.from({ length: 6 }, (_, i) => `<li><a href="/r/${i}">Related post ${i}</a><small>${sentence("excerpt", i)} ${sentence("excerpt", i + 50)}</small></li>`).join("");
+    const out = main(page("Story", `<div class="entry">${paragraphs("main", 4)}<ul class="related_post">${related}</ul></div>`));
+    expect(out.markdown).toContain("The main report, paragraph 3");
+    expect(out.markdown).not.toContain("The excerpt report");
+  });
+
   it("a German comment thread ('kommentare') is a comment thread too", () => {
     const out = main(page("Story", `<main>${paragraphs("main", 5)}</main><div class="kommentare"><div class="eintrag"><p>${"Ein toller Beitrag, danke, wirklich. ".repeat(20)}</p></div></div>`));
     expect(out.markdown).toContain("The main report, paragraph 4");
