@@ -66,10 +66,48 @@ export type LightNode = LightElement | LightText;
  */
 let structureEpoch = 0;
 
+/** Upper-case names of the elements HTML defines, as literals: V8 interns (deduplicates) literals. */
+const HTML_TAG_NAMES = [
+  "A", "ABBR", "ADDRESS", "AREA", "ARTICLE", "ASIDE", "AUDIO", "B", "BASE", "BDI", "BDO", "BLOCKQUOTE", "BODY", "BR", "BUTTON",
+  "CANVAS", "CAPTION", "CENTER", "CITE", "CODE", "COL", "COLGROUP", "DATA", "DATALIST", "DD", "DEL", "DETAILS", "DFN", "DIALOG",
+  "DIR", "DIV", "DL", "DT", "EM", "EMBED", "FIELDSET", "FIGCAPTION", "FIGURE", "FONT", "FOOTER", "FORM", "H1", "H2", "H3", "H4",
+  "H5", "H6", "HEAD", "HEADER", "HGROUP", "HR", "HTML", "I", "IFRAME", "IMG", "INPUT", "INS", "KBD", "LABEL", "LEGEND", "LI",
+  "LINK", "MAIN", "MAP", "MARK", "MENU", "META", "METER", "NAV", "NOSCRIPT", "OBJECT", "OL", "OPTGROUP", "OPTION", "OUTPUT", "P",
+  "PARAM", "PICTURE", "PRE", "PROGRESS", "Q", "RP", "RT", "RUBY", "S", "SAMP", "SCRIPT", "SEARCH", "SECTION", "SELECT", "SMALL",
+  "SOURCE", "SPAN", "STRIKE", "STRONG", "STYLE", "SUB", "SUMMARY", "SUP", "SVG", "TABLE", "TBODY", "TD", "TEMPLATE", "TEXTAREA",
+  "TFOOT", "TH", "THEAD", "TIME", "TITLE", "TR", "TRACK", "TT", "U", "UL", "VAR", "VIDEO", "WBR",
+];
+
+/** Names seen beyond {@link HTML_TAG_NAMES} are interned too, up to this many (a page may invent any number). */
+const MAX_INTERNED_NAMES = 2_000;
+
+const upperNames = new Map<string, string>(HTML_TAG_NAMES.map((name) => [name.toLowerCase(), name]));
+
+/**
+ * The upper-case node name of a lower-case tag name, one shared string per name. turndown tests
+ * every node's name against arrays of names (`blockElements.indexOf(node.nodeName)` and the
+ * like, several times per node): between interned strings each comparison is a pointer check,
+ * while a fresh `toUpperCase()` result is compared character by character with each entry.
+ */
+function upperName(localName: string): string {
+  const known = upperNames.get(localName);
+  if (known !== undefined) return known;
+  // A property key is interned; reading it back gives the interned string.
+  const name = Object.keys({ [localName.toUpperCase()]: 0 })[0]!;
+  if (upperNames.size < MAX_INTERNED_NAMES) upperNames.set(localName, name);
+  return name;
+}
+
 abstract class LightBase {
   parentNode: LightElement | null = null;
   previousSibling: LightNode | null = null;
   nextSibling: LightNode | null = null;
+  // turndown writes these four on every node it converts (its Node()); declaring them here gives
+  // every node its final shape at construction instead of four shape changes during conversion.
+  isBlock: boolean | undefined = undefined;
+  isCode: boolean | undefined = undefined;
+  isBlank: boolean | undefined = undefined;
+  flankingWhitespace: { leading: string; trailing: string } | undefined = undefined;
 }
 
 export class LightText extends LightBase {
@@ -131,7 +169,7 @@ export class LightElement extends LightBase {
 
   constructor(localName: string, attributes: Record<string, string>) {
     super();
-    this.nodeName = localName.toUpperCase();
+    this.nodeName = upperName(localName);
     this.tagName = this.nodeName;
     this.attributes = attributes;
   }

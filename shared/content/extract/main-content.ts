@@ -1,3 +1,4 @@
+import type { WorkMeter } from "../conversion-deadline";
 import { LightElement, type LightNode, PRUNED_TAGS } from "../light-dom";
 import { ALWAYS_UNLIKELY, CONTENT_HEADER, SIDE_BOX, CREDIT_LINE, INLINE_TAGS, hasClassWord, LINK_LIST_HEADING, MAYBE_CANDIDATE, NEGATIVE, POSITIVE, READER_PROMPT, UNLIKELY_CANDIDATE, UNLIKELY_ROLES } from "./patterns";
 
@@ -17,6 +18,8 @@ import { ALWAYS_UNLIKELY, CONTENT_HEADER, SIDE_BOX, CREDIT_LINE, INLINE_TAGS, ha
 export interface ExtractOptions {
   /** The page's `<title>` text (whitespace collapsed): a heading repeating it is kept as the article's title. */
   title: string;
+  /** The conversion's deadline checkpoints: one unit per element visited by the extraction's walks. */
+  meter?: WorkMeter;
 }
 
 /** Why the extraction returned what it returned. */
@@ -185,6 +188,7 @@ function postOrder(root: LightElement, skip: (el: LightElement) => boolean, visi
   const stack: LightElement[] = [root];
   const expanded: boolean[] = [false];
   while (stack.length > 0) {
+    activeMeter?.tick();
     const top = stack.length - 1;
     const el = stack[top]!;
     if (expanded[top]) {
@@ -251,6 +255,23 @@ interface Attempt {
  * Never throws on any tree the parser builds; linear in the number of nodes.
  */
 export function extractMainContent(body: LightElement, options: ExtractOptions): ExtractResult {
+  activeMeter = options.meter;
+  try {
+    return extract(body, options);
+  } finally {
+    activeMeter = undefined;
+  }
+}
+
+/**
+ * The meter of the extraction running now, for the checkpoints in the walks (postOrder and
+ * markFiltered visit every element; the other loops are bounded by what those walks visited).
+ * Module state rather than a parameter of every walk: the extraction is synchronous and never
+ * re-entered, so at most one runs at a time on a thread.
+ */
+let activeMeter: WorkMeter | undefined;
+
+function extract(body: LightElement, options: ExtractOptions): ExtractResult {
   const hidden = new Set<LightElement>();
   const unlikely = new Set<LightElement>();
   const raw = new Map<LightElement, Stats>();
@@ -289,6 +310,7 @@ function markFiltered(body: LightElement, hidden: Set<LightElement>, unlikely: S
   };
   const stack: [LightElement, boolean][] = [[body, false]];
   while (stack.length > 0) {
+    activeMeter?.tick();
     const [el, protectedContext] = stack.pop()!;
     for (let n = el.firstChild; n !== null; n = n.nextSibling) {
       if (n.nodeType !== 1) continue;
