@@ -424,22 +424,25 @@ function isLinkListHead(el: LightElement, s: Stats): "head" | "teaser" | "no" {
   const label = HEADINGS.has(name) ? s.chars < 80 : (name === "P" || name === "DIV") && s.chars < 50 && s.linkChars === 0;
   if (label && LINK_LIST_HEADING.test(textStart(el))) return "head";
   if (name !== "P" || s.chars >= 300 || s.linkChars < 0.3 * s.chars) return "no";
-  // The line opens with the label, in bold, italics or plain ("Le puede interesar: <link>").
-  return LINK_LIST_HEADING.test(textStart(el)) ? "teaser" : "no";
+  // The line opens with the label, in bold, italics or plain, before its link ("Le puede
+  // interesar: <link>"); a link inside the phrase ("Read <a>more</a>.") is not such a label.
+  return LINK_LIST_HEADING.test(textStart(el, 80, true)) ? "teaser" : "no";
 }
 
 /**
  * The first characters of `el`'s text, whitespace collapsed and trimmed: enough for the prefix
- * patterns (link-list phrases, credit lines). Bounded whatever the subtree holds (huge runs of
- * whitespace, many empty elements), so calling it on every element stays linear.
+ * patterns (link-list phrases, credit lines); with `untilLink`, only the text before the first
+ * link. Bounded whatever the subtree holds (huge runs of whitespace, many empty elements), so
+ * calling it on every element stays linear.
  */
-function textStart(el: LightElement, limit = 80): string {
+function textStart(el: LightElement, limit = 80, untilLink = false): string {
   let out = "";
   let steps = 0;
   const stack: LightNode[] = [];
   for (let n = el.lastChild; n !== null; n = n.previousSibling) stack.push(n);
   while (stack.length > 0 && out.length < limit && steps++ < 200) {
     const n = stack.pop()!;
+    if (untilLink && n.nodeName === "A") break;
     if (n.nodeType === 3) {
       // At most `limit` characters of each text node are looked at.
       out += n.data.slice(0, limit).replace(/\s+/g, " ");
