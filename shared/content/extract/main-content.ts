@@ -302,10 +302,11 @@ function markFiltered(body: LightElement, hidden: Set<LightElement>, unlikely: S
   const pageChars = raw.get(body)?.chars ?? 0;
   // Furniture is small beside the page: an element with furniture words that holds a large part of
   // the page's text in sentences is a wrapper ("…share-container" around the article, an unclosed
-  // <aside>), not furniture.
+  // <aside>), not furniture. A list is not a wrapper: a long list of related posts with excerpts
+  // is still related posts.
   const tooBigForFurniture = (el: LightElement) => {
     const s = raw.get(el);
-    return s !== undefined && s.chars > 0.3 * pageChars && s.sentences >= 5 && !hasClassWord(COMMENTS, classAndId(el));
+    return s !== undefined && s.chars > 0.3 * pageChars && s.sentences >= 5 && el.nodeName !== "UL" && el.nodeName !== "OL" && !hasClassWord(COMMENTS, classAndId(el));
   };
   const stack: [LightElement, boolean][] = [[body, false]];
   while (stack.length > 0) {
@@ -416,32 +417,32 @@ function tryExtract(body: LightElement, skipped: Set<LightElement>, relaxed: boo
 /**
  * Whether `el` introduces a link list: a heading, or a short label block (`<p><strong>Read
  * also</strong></p>`), whose text is a link-list phrase ("head"); or a short teaser line that
- * starts with such a label in bold and is mostly link ("teaser").
+ * starts with such a label (in bold, in italics or plain) and is mostly link ("teaser").
  */
 function isLinkListHead(el: LightElement, s: Stats): "head" | "teaser" | "no" {
   const name = el.nodeName;
   const label = HEADINGS.has(name) ? s.chars < 80 : (name === "P" || name === "DIV") && s.chars < 50 && s.linkChars === 0;
   if (label && LINK_LIST_HEADING.test(textStart(el))) return "head";
   if (name !== "P" || s.chars >= 300 || s.linkChars < 0.3 * s.chars) return "no";
-  const first = firstElement(el);
-  if (first === null || (first.nodeName !== "STRONG" && first.nodeName !== "B")) return "no";
-  // The bold label opens the line: no text before it.
-  for (let n = el.firstChild; n !== null && n !== first; n = n.nextSibling) if (n.nodeType === 3 && n.data.trim() !== "") return "no";
-  return LINK_LIST_HEADING.test(textStart(first)) ? "teaser" : "no";
+  // The line opens with the label, in bold, italics or plain, before its link ("Le puede
+  // interesar: <link>"); a link inside the phrase ("Read <a>more</a>.") is not such a label.
+  return LINK_LIST_HEADING.test(textStart(el, 80, true)) ? "teaser" : "no";
 }
 
 /**
  * The first characters of `el`'s text, whitespace collapsed and trimmed: enough for the prefix
- * patterns (link-list phrases, credit lines). Bounded whatever the subtree holds (huge runs of
- * whitespace, many empty elements), so calling it on every element stays linear.
+ * patterns (link-list phrases, credit lines); with `untilLink`, only the text before the first
+ * link. Bounded whatever the subtree holds (huge runs of whitespace, many empty elements), so
+ * calling it on every element stays linear.
  */
-function textStart(el: LightElement, limit = 80): string {
+function textStart(el: LightElement, limit = 80, untilLink = false): string {
   let out = "";
   let steps = 0;
   const stack: LightNode[] = [];
   for (let n = el.lastChild; n !== null; n = n.previousSibling) stack.push(n);
   while (stack.length > 0 && out.length < limit && steps++ < 200) {
     const n = stack.pop()!;
+    if (untilLink && n.nodeName === "A") break;
     if (n.nodeType === 3) {
       // At most `limit` characters of each text node are looked at.
       out += n.data.slice(0, limit).replace(/\s+/g, " ");

@@ -101,6 +101,13 @@ describe("class 3: link-list labels inside the article, at any depth", () => {
     for (const noise of ["Auch interessant", "Why rivers change", "Czytaj też", "Inna historia"]) expect(out.markdown).not.toContain(noise);
   });
 
+  it("drops a teaser line whose label is plain or in italics ('Le puede interesar: <link>', '<em>Czytaj też: <link></em>')", () => {
+    const out = main(article(`<p>Le puede interesar: <a href="/y">Why rivers change their course every century</a></p><p><em>Czytaj też: <a href="/z">Inna historia o rzece i deltach</a></em></p><p>Read <a href="/more">more</a>.</p>`));
+    expect(out.markdown).toContain("The delta report, paragraph 2");
+    expect(out.markdown).toContain("Read [more](https://news.example/more).");
+    for (const noise of ["Le puede interesar", "Why rivers change", "Czytaj też", "Inna historia"]) expect(out.markdown).not.toContain(noise);
+  });
+
   it("keeps a paragraph that merely starts with a bold word and links in its sentence", () => {
     const out = main(article(`<p><strong>Update:</strong> the <a href="/r">ministry</a> confirmed on Monday, after a long meeting, that the dike will be rebuilt this summer.</p>`));
     expect(out.markdown).toContain("confirmed on Monday, after a long meeting");
@@ -283,6 +290,13 @@ describe("furniture elements", () => {
   it("an unclosed <aside> before the article does not swallow it", () => {
     const out = main(page("Story", `<aside class="promo"><a href="/x">Promo</a><div><article><h1>Story</h1>${paragraphs("aside", 5)}</article></div>`));
     expect(out.markdown).toContain("The aside report, paragraph 4");
+  });
+
+  it("a long list of related posts with their excerpts is not taken for a wrapper of the article", () => {
+    const related = Array.from({ length: 6 }, (_, i) => `<li><a href="/r/${i}">Related post ${i}</a><small>${sentence("excerpt", i)} ${sentence("excerpt", i + 50)}</small></li>`).join("");
+    const out = main(page("Story", `<div class="entry">${paragraphs("main", 4)}<ul class="related_post">${related}</ul></div>`));
+    expect(out.markdown).toContain("The main report, paragraph 3");
+    expect(out.markdown).not.toContain("The excerpt report");
   });
 
   it("a German comment thread ('kommentare') is a comment thread too", () => {
