@@ -118,20 +118,56 @@ export function dialPoint(url: URL): { hostname: string; port: number; tls: bool
   return { hostname: bareHostname(url), port: url.port === "" ? (tls ? 443 : 80) : Number(url.port), tls };
 }
 
-/** The connection an exchange speaks over: its own socket, closed when the exchange ends. */
+/**
+ * The connection an exchange speaks over. Without `release` (the guarded client) it is the
+ * exchange's own socket, asked to close (`Connection: close`) and destroyed when the exchange
+ * ends. With `release` (a pooled connection of the trusted client) the request asks to keep it
+ * alive, and once Node's http frees the socket (the response read to its end, neither side asked
+ * to close) it goes back through `release`; from then on the exchange never touches it. An
+ * exchange that ends any other way destroys it.
+ */
 export interface Connection {
   socket: Duplex;
+  release?: ((keepAlive?: string) => void) | undefined;
+  /** The socket served an earlier exchange; see {@link isStaleConnectionFailure}. */
+  reused?: boolean | undefined;
 }
+
+/** Failures {@link exchange} marked as a reused connection's, before any answer. */
+const staleFailures = new WeakSet<Error>();
+
+/**
+ * True for the failure of an exchange on a reused keep-alive connection that broke (ECONNRESET,
+ * EPIPE, Node's "socket hang up") before the response's status line arrived, while the exchange
+ * was still within its time: the typical mark of a server that closed the idle connection as it
+ * was being reused. Whether the request may be sent again is the caller's decision: the request
+ * may or may not have reached the server (see trusted-http-client.ts).
+ */
+export function isStaleConnectionFailure(error: unknown): boolean {
+  return error instanceof Error && staleFailures.has(error);
+}
+
+const STALE_CODES = new Set(["ECONNRESET", "EPIPE"]);
 
 export function exchange(connection: Connection, request: HttpExchange, decompression: SlotLimiter): Promise<HttpResponse> {
   return new Promise<HttpResponse>((resolve, reject) => {
     const { url, signal, maxBytes } = request;
     const truncate = request.overLimit === "truncate";
+    const { socket, release } = connection;
     let settled = false;
     let decoder: Transform | undefined;
     let releaseSlot: (() => void) | undefined;
+    let responded = false;
+    let keepAlive: string | undefined;
+    // Set once Node's http has freed a pooled socket: it belongs to the pool from then on.
+    let freed = false;
+    const onFree = () => {
+      freed = true;
+      release!(keepAlive);
+    };
 
-    const finish = (error: Error | undefined, response?: HttpResponse) => {
+    /** `whole`: the body was read to its end, so a pooled socket may be freed and reused. */
+    const finish = (error: Error | undefined, response?: HttpResponse, whole = false) => {
       if (settled) return;
       settled = true;
       releaseSlot?.();
@@ -139,20 +175,27 @@ export function exchange(connection: Connection, request: HttpExchange, decompre
       if (error !== undefined) {
         decoder?.destroy();
         req.destroy();
-        connection.socket.destroy();
+        close();
         reject(error);
       } else {
-        // One exchange per connection: nothing is pooled, so nothing can be reused by a
-        // later request to another host.
-        connection.socket.destroy();
+        // Guarded: one exchange per connection, nothing pooled, so nothing can be reused by a
+        // later request to another host. Pooled: Node's http frees a socket whose body was read
+        // whole (or closes it when either side asked); one cut short (a redirect's unread body,
+        // a truncated one) is closed, never reused with bytes of this answer still on it.
+        if (release === undefined || !whole) close();
         resolve(response!);
       }
+    };
+    const close = () => {
+      if (freed) return;
+      socket.removeListener("free", onFree);
+      socket.destroy();
     };
     const onAbort = () => finish(timeoutError(signal));
     const body = request.body === undefined ? undefined : Buffer.from(request.body, "utf8");
     const headers: Record<string, string> = {
       Host: url.host,
-      Connection: "close",
+      Connection: release === undefined ? "close" : "keep-alive",
       ...request.headers,
     };
     if (body !== undefined) headers["Content-Length"] = String(body.length);
@@ -163,7 +206,7 @@ export function exchange(connection: Connection, request: HttpExchange, decompre
         method: request.method ?? "GET",
         path: `${url.pathname}${url.search}`,
         headers,
-        createConnection: () => connection.socket,
+        createConnection: () => socket,
         // No agent: the socket above is the only one this request may use.
         agent: undefined,
         setHost: false,
@@ -172,13 +215,18 @@ export function exchange(connection: Connection, request: HttpExchange, decompre
       // A header value Node refuses (e.g. a configured key with a line break) throws here, after
       // the dial: close the socket, which nothing else would ever close. Node's message names
       // the header, never its value.
-      connection.socket.destroy();
+      socket.destroy();
       reject(error instanceof Error ? error : new Error(String(error)));
       return;
     }
     signal.addEventListener("abort", onAbort, { once: true });
+    if (release !== undefined) socket.once("free", onFree);
 
-    req.on("error", (error) => finish(connectionError(error, signal)));
+    req.on("error", (error: Error & { code?: string }) => {
+      const mapped = connectionError(error, signal);
+      if (connection.reused === true && !responded && !signal.aborted && STALE_CODES.has(error.code ?? "")) staleFailures.add(mapped);
+      finish(mapped);
+    });
     // A 101 answer is announced only as "upgrade"; without a listener the request would neither
     // answer nor fail, and the exchange would hang until the overall time limit.
     req.on("upgrade", (res: http.IncomingMessage) => {
@@ -186,8 +234,10 @@ export function exchange(connection: Connection, request: HttpExchange, decompre
       finish(new WebgateError("connect_failed", "The origin switched to another protocol (HTTP 101) instead of answering."));
     });
     req.on("response", (res) => {
+      responded = true;
       const status = res.statusCode ?? 0;
       const responseHeaders = flattenHeaders(res.headers);
+      keepAlive = responseHeaders["keep-alive"];
       if (status >= 300 && status < 400) {
         res.resume();
         finish(undefined, { status, headers: responseHeaders, body: Buffer.alloc(0) });
@@ -271,7 +321,7 @@ export function exchange(connection: Connection, request: HttpExchange, decompre
         // is never handed on as if it were whole.
         if (!res.complete) finish(incomplete());
       });
-      stream.on("end", () => finish(undefined, { status, headers: responseHeaders, body: Buffer.concat(chunks, counted) }));
+      stream.on("end", () => finish(undefined, { status, headers: responseHeaders, body: Buffer.concat(chunks, counted) }, true));
       res.resume();
     };
     req.end(body);

@@ -4,7 +4,9 @@
  *   {@link CheckedAddresses} the guard resolved and checked (`shared/guard/guarded-get.ts`), never
  *   resolves a name, and uses one connection per exchange;
  * - the {@link TrustedHttpClient}, for endpoints the operator configured (search providers): it
- *   resolves them itself and keeps connections alive between requests.
+ *   resolves them itself and keeps connections alive between requests (a bounded pool; a request
+ *   on a connection the server closed is sent again only when it is a GET, see
+ *   trusted-http-client.ts).
  * AWS services are reached through the SDK's own clients, never through either.
  */
 import type { Duplex } from "node:stream";
@@ -69,7 +71,7 @@ export interface HttpClient {
   request(request: HttpRequest): Promise<HttpResponse>;
 }
 
-/** The client for operator-configured endpoints: resolves their names, pools connections. */
+/** The client for operator-configured endpoints: resolves their names, keeps connections alive. */
 export interface TrustedHttpClient {
   request(request: HttpExchange): Promise<HttpResponse>;
 }

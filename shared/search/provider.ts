@@ -48,6 +48,11 @@ export interface ProviderLimits {
   connectTimeoutMs: number;
   /** Answer size, declared and counted after decompression. */
   maxBytes: number;
+  /**
+   * How long a kept-alive provider connection may sit idle before it is closed (default: the
+   * pool's `IDLE_CONNECTION_MS`, 4 s; tests that check nothing stays open pass less).
+   */
+  idleConnectionMs?: number;
 }
 
 /** 20 s and 2 MB, as issue 4 fixes them; tests pass shorter limits. */

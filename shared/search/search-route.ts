@@ -66,7 +66,7 @@ export function createSearchRunner(deps: SearchRouteDeps & { telemetry: Telemetr
   const { telemetry } = deps;
   const settings = resolveSearchSettings(deps.config);
   const limits = deps.limits ?? PROVIDER_LIMITS;
-  const http = createTrustedHttpClient({ resolver: deps.resolver, dialer: deps.dialer });
+  const http = createTrustedHttpClient({ resolver: deps.resolver, dialer: deps.dialer, pool: { idleMs: limits.idleConnectionMs } });
   let keys: ProviderKeySource;
   if (settings.secretArn !== undefined) {
     if (deps.secretsManager === undefined) throw new Error("createSearchHandler: a Secrets Manager client is required when a secret ARN is configured");

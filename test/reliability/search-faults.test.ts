@@ -22,7 +22,8 @@ import { expectNoLeaks, figureRecorder, trackHandles } from "./support";
 const ENV_BRAVE_KEY = "BSA-reliability-env-key-7f3a9c21d";
 const SECRET_BRAVE_KEY = "BSA-reliability-secret-key-0b8e44e6";
 const SECRET_ARN = "arn:aws:secretsmanager:us-east-1:123456789012:secret:webgate/reliability-Qx7Pz1";
-const LIMITS = { timeoutMs: 1_000, connectTimeoutMs: 500, maxBytes: 2 * 1024 * 1024 };
+// Kept-alive provider connections close after 300 ms idle, so the leak check sees them go.
+const LIMITS = { timeoutMs: 1_000, connectTimeoutMs: 500, maxBytes: 2 * 1024 * 1024, idleConnectionMs: 300 };
 /** The invocation's remaining time: ten minutes, beyond every test's time limit (60 s). */
 const INVOCATION_MS = 600_000;
 const noDns: Resolver = { resolve: () => Promise.reject(new Error("the stand-ins are addressed by IP literal")) };

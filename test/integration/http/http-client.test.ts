@@ -3,7 +3,6 @@ import zlib from "node:zlib";
 import { afterEach, describe, expect, it } from "vitest";
 import type { WebgateError } from "../../../shared/errors";
 import { createHttpClient } from "../../../shared/http/http-client";
-import { createTrustedHttpClient } from "../../../shared/http/trusted-http-client";
 import type { HttpRequest } from "../../../shared/http/types";
 import { TEST_CA, startOrigin, startRawOrigin, type Origin } from "../../helpers/origin";
 import { codeOf } from "../../helpers/expect-error";
@@ -299,41 +298,6 @@ describe("http client: one exchange over a dialed socket", () => {
     expect(o.requests).toHaveLength(1);
     // The list cannot be changed after the check either.
     expect(() => (PUBLIC as unknown as string[]).push("10.0.0.1")).toThrow(TypeError);
-  });
-});
-
-describe("trusted client: operator-configured endpoints", () => {
-  it("resolves the endpoint's name through its resolver, as it is (no address policy)", async () => {
-    const o = await origin((_req, res) => res.end("ok"));
-    const asked: string[] = [];
-    const resolving = createTrustedHttpClient({ resolver: { resolve: (host) => (asked.push(host), Promise.resolve(["127.0.0.1"])) } });
-    const res = await resolving.request(req(`http://provider.test:${o.port}/`));
-    expect(res.body.toString()).toBe("ok");
-    expect(asked).toEqual(["provider.test"]);
-    const literal = createTrustedHttpClient({ resolver: { resolve: () => Promise.reject(new Error("no DNS for a literal")) } });
-    expect((await literal.request(req(`${o.base}/`))).body.toString()).toBe("ok");
-    const failing = createTrustedHttpClient({ resolver: { resolve: () => Promise.reject(new Error("ENOTFOUND")) } });
-    expect(await codeOf(failing.request(req(`http://provider.test:${o.port}/`)))).toBe("dns_failed");
-    const empty = createTrustedHttpClient({ resolver: { resolve: () => Promise.resolve([]) } });
-    expect(await codeOf(empty.request(req(`http://provider.test:${o.port}/`)))).toBe("dns_failed");
-    const aborted = new AbortController();
-    aborted.abort();
-    expect(await codeOf(resolving.request(req(`http://provider.test:${o.port}/`, { signal: aborted.signal })))).toBe("upstream_timeout");
-    const stopping = new AbortController();
-    const slow = createTrustedHttpClient({ resolver: { resolve: () => (stopping.abort(), Promise.reject(new Error("cancelled"))) } });
-    expect(await codeOf(slow.request(req(`http://provider.test:${o.port}/`, { signal: stopping.signal })))).toBe("upstream_timeout");
-  });
-
-  it("speaks TLS to an https endpoint, verified for its name, one connection per exchange", async () => {
-    const seen = new Set<unknown>();
-    const o = await origin((req, res) => (seen.add(req.socket), res.end(String(req.headers.connection))), { tls: true });
-    const dialer = createTestDialer({ ca: TEST_CA, route: () => ({ host: "127.0.0.1", port: o.port }) });
-    const trusted = createTrustedHttpClient({ resolver: { resolve: () => Promise.resolve(["93.184.215.14"]) }, dialer });
-    expect((await trusted.request(req("https://www.example.com/"))).body.toString()).toBe("close");
-    expect((await trusted.request(req("https://www.example.com/"))).body.toString()).toBe("close");
-    expect(seen.size).toBe(2);
-    expect(dialer.opened).toEqual(["93.184.215.14", "93.184.215.14"]);
-    expect(await codeOf(trusted.request(req("https://other.test/")))).toBe("connect_failed");
   });
 });
 

@@ -454,14 +454,14 @@ describe.each(["brave", "tavily", "searxng", "ollama", "anthropic"] as const)("%
   });
 
   it("a caller's abort also ends the call as provider_timeout", async () => {
+    server.reply = () => "hang";
     const controller = new AbortController();
-    // Aborted once the request is at the provider (its arrival, not 20 ms, says when); the
-    // provider limit is far beyond the test's, so only the abort can end the call.
-    server.reply = () => {
-      controller.abort();
-      return "hang";
-    };
+    // Aborted once the stand-in holds the request, so it is the waiting that is cut short, and no
+    // request of this test can reach the stand-in after the next test started counting.
+    const received = server.nextRequest();
     const pending = make(name).search({ query: "rust", maxResults: 5, signal: controller.signal });
+    await received;
+    controller.abort();
     expect((await failure(pending)).code).toBe("provider_timeout");
   });
 });
