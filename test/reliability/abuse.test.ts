@@ -95,7 +95,9 @@ beforeAll(async () => {
       [ENV.API_KEYS]: API_KEY,
       [ENV.BRAVE_API_KEY]: BRAVE_KEY,
       [ENV.BRAVE_ENDPOINT]: `${brave.base}/res/v1/web/search`,
-      [ENV.FETCH_TIMEOUT_MS]: "3000",
+      // The fetch limit (and with it the local server's request limit) at its 30 s default: the
+      // allowed URLs must answer 200 and the refusals with the guard's code, which a 3 s limit
+      // turned into 504 on a loaded machine; no input here relies on a short limit.
       // The SSRF vectors test the guard, some by counting DNS lookups and dials; a robots.txt
       // request per host would add its own (each checked by the same guard). robots.txt has its
       // own suite (test/integration/fetch/robots.test.ts).

@@ -174,7 +174,8 @@ describe("robots.txt (RFC 9309) through the /fetch handler", () => {
   it("fetches robots.txt once per host per TTL, across concurrent requests and instances, and keeps it in the page table", async () => {
     robots["site.example.com"] = (_req, res) => setTimeout(() => res.writeHead(200, { "content-type": "text/plain" }).end("User-agent: *\nDisallow: /x\n"), 50);
     const second = createFetchHandler({
-      config: loadConfig({ WEBGATE_TABLE_NAME: fx.tableName, WEBGATE_FETCH_TIMEOUT_MS: "5000" }),
+      // The default fetch limit, as the fixture's first instance has (test/helpers/fetch-app.ts).
+      config: loadConfig({ WEBGATE_TABLE_NAME: fx.tableName }),
       dynamo: fx.dynamo.client,
       resolver: app.resolver,
       dialer: app.dialer,

@@ -47,12 +47,14 @@ describe("the net dialer races the checked addresses", () => {
       return socket;
     });
     const started = performance.now();
-    const socket = (await dialer.dial({ hostname: "x.example", addresses: ["2001:db8::1", "192.0.2.1"], port: 80, tls: false, connectTimeoutMs: 5_000, signal: never() })) as net.Socket;
+    // The stuck attempt's connect limit is beyond the test's own: only the second attempt,
+    // started after the attempt delay, can end the dial (without the race the test times out,
+    // instead of racing a wall-clock bound on a loaded machine).
+    const socket = (await dialer.dial({ hostname: "x.example", addresses: ["2001:db8::1", "192.0.2.1"], port: 80, tls: false, connectTimeoutMs: 600_000, signal: never() })) as net.Socket;
     const elapsed = performance.now() - started;
     expect(socket.remotePort).toBe(ports[1]);
-    // Waited the attempt delay, not the 5 s connect timeout of the stuck attempt.
+    // Waited the attempt delay (a timer never fires early, however loaded the machine).
     expect(elapsed).toBeGreaterThanOrEqual(CONNECTION_ATTEMPT_DELAY_MS - 5);
-    expect(elapsed).toBeLessThan(5_000);
     expect(stuck).toHaveLength(1);
     expect(stuck[0]!.destroyed).toBe(true);
     socket.destroy();

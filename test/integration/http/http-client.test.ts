@@ -252,8 +252,9 @@ describe("http client: one exchange over a dialed socket", () => {
     );
     expect(failure?.message).toContain("Authorization");
     expect(failure?.message).not.toContain("abc");
-    const leftOpen = new Promise<string>((resolve) => setTimeout(() => resolve("left open"), 2_000).unref());
-    expect(await Promise.race([serverSideClosed, leftOpen])).toBe("closed");
+    // The origin's own 'close' event, however late a loaded machine delivers it: a socket left
+    // open never closes and the test fails by its time limit, not by a 2 s race.
+    expect(await serverSideClosed).toBe("closed");
   });
 
   it("refuses a connection closed mid-body", async () => {
@@ -271,9 +272,9 @@ describe("http client: one exchange over a dialed socket", () => {
     ["sends headers then stalls", (s: Socket) => s.once("data", () => s.write("HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nab"))],
   ])("times out when the origin %s", async (_name, behaviour) => {
     const o = await raw(behaviour);
-    const started = Date.now();
+    // Only the signal can end it (the origin stays silent and the client has no limit of its
+    // own): the code shows it did; a broken abort fails the test by its time limit.
     expect(await codeOf(client.request(req(o.base, { signal: AbortSignal.timeout(300) })))).toBe("upstream_timeout");
-    expect(Date.now() - started).toBeLessThan(3_000);
   });
 
   it("answers connect_failed when nothing listens", async () => {

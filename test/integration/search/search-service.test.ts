@@ -65,7 +65,9 @@ function service(options: { keys?: ProviderKeys; searxng?: boolean; defaultProvi
     }),
   );
   const keys = countingKeys(options.keys ?? KEYS);
-  const limits = { timeoutMs: options.limitMs ?? 400, connectTimeoutMs: 400, maxBytes: 2 * 1024 * 1024 };
+  // A provider limit no loaded machine reaches unless a test asks for a short one: a stand-in's
+  // answer over loopback can take longer than 400 ms on a starved core.
+  const limits = { timeoutMs: options.limitMs ?? 30_000, connectTimeoutMs: 30_000, maxBytes: 2 * 1024 * 1024 };
   const svc = createSearchService({
     keys,
     buildProviders: (k) => createProviders(settings, k, http, limits),
@@ -117,7 +119,9 @@ describe("search service", () => {
   ])("fails over once to the next configured provider after %s", async (_label, reply) => {
     servers.brave.reply = () => reply;
     const log: SearchLogFields[] = [];
-    const { svc } = service();
+    // The timeout row needs a limit that ends brave's silence; the fallback's answer must come
+    // within the same limit, so it is 1 s rather than a tighter one.
+    const { svc } = service(reply === "hang" ? { limitMs: 1_000 } : {});
     const attempts: string[] = [];
     const response = await svc.search(
       { query: "rust book", max_results: 5 },

@@ -64,6 +64,12 @@ describe("exchangeTimeoutMs", () => {
   });
 });
 
+/**
+ * The loopback tests' limits: far above what a stand-in's answer takes on a loaded machine (one
+ * over 400 ms is no fault of the code); the silent provider gets a budget of its own.
+ */
+const wireLimits: ProviderLimits = { ...limits, timeoutMs: 30_000, connectTimeoutMs: 30_000 };
+
 describe("sendProviderRequest over a loopback provider", () => {
   it("sends the method, headers and body it is given, and returns the answer as it came", async () => {
     server.reply = () => ({ status: 200, body: { ok: true } });
@@ -72,7 +78,7 @@ describe("sendProviderRequest over a loopback provider", () => {
       method: "POST",
       headers: { "content-type": "application/json", "x-test": "yes" },
       body: '{"query":"q"}',
-    }, limits);
+    }, wireLimits);
     expect(response.status).toBe(200);
     expect(JSON.parse(response.body.toString("utf8"))).toEqual({ ok: true });
     expect(server.requests[0]).toMatchObject({ method: "POST", body: '{"query":"q"}' });
@@ -81,7 +87,7 @@ describe("sendProviderRequest over a loopback provider", () => {
 
   it("a provider that never answers: provider_timeout naming the time waited", async () => {
     server.reply = () => "hang";
-    const error = await rejected(sendProviderRequest(http, "brave", { url: new URL(`${server.origin}/`), method: "GET", headers: {} }, limits, { timeoutMs: 100 }));
+    const error = await rejected(sendProviderRequest(http, "brave", { url: new URL(`${server.origin}/`), method: "GET", headers: {} }, wireLimits, { timeoutMs: 100 }));
     expect(error).toMatchObject({ code: "provider_timeout", details: { provider: "brave" } });
     expect(error.message).toBe("Brave did not answer within 0.1 s.");
   });
@@ -89,27 +95,27 @@ describe("sendProviderRequest over a loopback provider", () => {
   it("the caller's signal aborting is a timeout too", async () => {
     server.reply = () => "hang";
     const controller = new AbortController();
-    const pending = sendProviderRequest(http, "searxng", { url: new URL(`${server.origin}/`), method: "GET", headers: {} }, limits, { signal: controller.signal });
+    const pending = sendProviderRequest(http, "searxng", { url: new URL(`${server.origin}/`), method: "GET", headers: {} }, wireLimits, { signal: controller.signal });
     controller.abort();
     expect((await rejected(pending)).code).toBe("provider_timeout");
   });
 
   it("an answer over the size limit: provider_bad_response", async () => {
     server.reply = () => ({ status: 200, body: "x".repeat(4_096) });
-    const error = await rejected(sendProviderRequest(http, "ollama", { url: new URL(`${server.origin}/`), method: "GET", headers: {} }, limits));
+    const error = await rejected(sendProviderRequest(http, "ollama", { url: new URL(`${server.origin}/`), method: "GET", headers: {} }, wireLimits));
     expect(error).toMatchObject({ code: "provider_bad_response", message: "Ollama answered with more than 1024 bytes." });
   });
 
   it("a body that does not decompress: provider_bad_response", async () => {
     server.reply = () => ({ status: 200, headers: { "content-encoding": "gzip" }, body: "not gzip at all" });
-    const error = await rejected(sendProviderRequest(http, "tavily", { url: new URL(`${server.origin}/`), method: "GET", headers: {} }, limits));
+    const error = await rejected(sendProviderRequest(http, "tavily", { url: new URL(`${server.origin}/`), method: "GET", headers: {} }, wireLimits));
     expect(error.code).toBe("provider_bad_response");
     expect(error.message).toContain("could not be decompressed");
   });
 
   it("nobody listening: provider_error, retryable", async () => {
     const port = await closedPort();
-    const error = await rejected(sendProviderRequest(http, "anthropic", { url: new URL(`http://127.0.0.1:${port}/`), method: "GET", headers: {} }, limits));
+    const error = await rejected(sendProviderRequest(http, "anthropic", { url: new URL(`http://127.0.0.1:${port}/`), method: "GET", headers: {} }, wireLimits));
     expect(error).toMatchObject({ code: "provider_error", retryable: true, message: "Anthropic could not be reached.", details: { provider: "anthropic" } });
   });
 });
