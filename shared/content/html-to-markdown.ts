@@ -1,6 +1,8 @@
 import type TurndownService from "turndown";
+import { collapseWhitespace } from "./collapse-whitespace";
 import { type ConversionDeadline, WorkMeter } from "./conversion-deadline";
 import { MAIN_CONTENT_PRUNED, extractMainContent } from "./extract/main-content";
+import { preferStructuredBody } from "./extract/structured-body";
 import { type LightDocument, type LightElement, MAX_DEPTH, parseLightDocument } from "./light-dom";
 import { neutralizeBoundaryMarkers, unescapeNeutralizedMarkers } from "./neutralize";
 import { lightTreeToText } from "./plain-text";
@@ -111,11 +113,14 @@ function serialize(root: LightElement, base: string | null, format: OutputFormat
  */
 function convertMainContent(html: string, baseUrl: string, format: OutputFormat, meter: WorkMeter): MarkdownResult | null {
   meter.check();
-  const doc = parseLightDocument(html, { pruned: MAIN_CONTENT_PRUNED, meter });
+  const doc = parseLightDocument(html, { pruned: MAIN_CONTENT_PRUNED, meter, structuredData: true });
   const title = cleanTitle(doc.title);
   meter.check();
-  const { element, reason } = extractMainContent(doc.body, { title });
+  const extracted = extractMainContent(doc.body, { title, meter });
   meter.check();
+  // A page whose HTML lacks the article it publishes as JSON-LD (structured-body.ts).
+  const element = preferStructuredBody(extracted.element, doc.structuredData, title, meter);
+  const reason = element === extracted.element ? extracted.reason : "article";
   if (element === null) return null;
   const markdown = serialize(element, effectiveBase(baseUrl, doc.baseHref), format, meter);
   meter.check();
@@ -124,12 +129,42 @@ function convertMainContent(html: string, baseUrl: string, format: OutputFormat,
 
 /**
  * turndown deep-copies the node it is given before collapsing whitespace. Our trees are built for
- * this one conversion and dropped afterwards, so the copy is skipped (a speed-only change: the
- * corpus test compares the Markdown with `service.turndown(root)`, which copies).
+ * this one conversion and dropped afterwards, so the copy is skipped, and the whitespace is
+ * collapsed by collapse-whitespace.ts (the same changes to the tree, faster): turndown's own pass
+ * returns at once on a root that reports no first child, which the root does for that one look.
+ * Speed-only changes: tests compare the Markdown with `service.turndown(root)`, which copies and
+ * collapses as turndown does.
  */
 export function turndownSingleUse(service: TurndownService, root: LightElement): string {
-  Object.defineProperty(root, "cloneNode", { value: () => root, configurable: true });
+  const ownCollapse = !service.options.preformattedCode;
+  Object.defineProperty(root, "cloneNode", {
+    configurable: true,
+    value: () => {
+      if (ownCollapse) {
+        collapseWhitespace(root);
+        hideFirstChildOnce(root);
+      }
+      return root;
+    },
+  });
   return service.turndown(root);
+}
+
+/**
+ * Makes the next read of `root.firstChild` answer null (turndown's collapseWhitespace starts with
+ * `if (!element.firstChild …) return`), and every read after it the real first child again.
+ * Nothing reads it between turndown's copy and that check.
+ */
+function hideFirstChildOnce(root: LightElement): void {
+  const first = root.firstChild;
+  Object.defineProperty(root, "firstChild", {
+    configurable: true,
+    enumerable: true,
+    get: () => {
+      Object.defineProperty(root, "firstChild", { value: first, writable: true, configurable: true, enumerable: true });
+      return null;
+    },
+  });
 }
 
 /** `<base href>` resolved against the final URL when it parses to http(s); else the final URL. */

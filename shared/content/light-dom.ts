@@ -66,10 +66,48 @@ export type LightNode = LightElement | LightText;
  */
 let structureEpoch = 0;
 
+/** Upper-case names of the elements HTML defines, as literals: V8 interns (deduplicates) literals. */
+const HTML_TAG_NAMES = [
+  "A", "ABBR", "ADDRESS", "AREA", "ARTICLE", "ASIDE", "AUDIO", "B", "BASE", "BDI", "BDO", "BLOCKQUOTE", "BODY", "BR", "BUTTON",
+  "CANVAS", "CAPTION", "CENTER", "CITE", "CODE", "COL", "COLGROUP", "DATA", "DATALIST", "DD", "DEL", "DETAILS", "DFN", "DIALOG",
+  "DIR", "DIV", "DL", "DT", "EM", "EMBED", "FIELDSET", "FIGCAPTION", "FIGURE", "FONT", "FOOTER", "FORM", "H1", "H2", "H3", "H4",
+  "H5", "H6", "HEAD", "HEADER", "HGROUP", "HR", "HTML", "I", "IFRAME", "IMG", "INPUT", "INS", "KBD", "LABEL", "LEGEND", "LI",
+  "LINK", "MAIN", "MAP", "MARK", "MENU", "META", "METER", "NAV", "NOSCRIPT", "OBJECT", "OL", "OPTGROUP", "OPTION", "OUTPUT", "P",
+  "PARAM", "PICTURE", "PRE", "PROGRESS", "Q", "RP", "RT", "RUBY", "S", "SAMP", "SCRIPT", "SEARCH", "SECTION", "SELECT", "SMALL",
+  "SOURCE", "SPAN", "STRIKE", "STRONG", "STYLE", "SUB", "SUMMARY", "SUP", "SVG", "TABLE", "TBODY", "TD", "TEMPLATE", "TEXTAREA",
+  "TFOOT", "TH", "THEAD", "TIME", "TITLE", "TR", "TRACK", "TT", "U", "UL", "VAR", "VIDEO", "WBR",
+];
+
+/** Names seen beyond {@link HTML_TAG_NAMES} are interned too, up to this many (a page may invent any number). */
+const MAX_INTERNED_NAMES = 2_000;
+
+const upperNames = new Map<string, string>(HTML_TAG_NAMES.map((name) => [name.toLowerCase(), name]));
+
+/**
+ * The upper-case node name of a lower-case tag name, one shared string per name. turndown tests
+ * every node's name against arrays of names (`blockElements.indexOf(node.nodeName)` and the
+ * like, several times per node): between interned strings each comparison is a pointer check,
+ * while a fresh `toUpperCase()` result is compared character by character with each entry.
+ */
+function upperName(localName: string): string {
+  const known = upperNames.get(localName);
+  if (known !== undefined) return known;
+  // A property key is interned; reading it back gives the interned string.
+  const name = Object.keys({ [localName.toUpperCase()]: 0 })[0]!;
+  if (upperNames.size < MAX_INTERNED_NAMES) upperNames.set(localName, name);
+  return name;
+}
+
 abstract class LightBase {
   parentNode: LightElement | null = null;
   previousSibling: LightNode | null = null;
   nextSibling: LightNode | null = null;
+  // turndown writes these four on every node it converts (its Node()); declaring them here gives
+  // every node its final shape at construction instead of four shape changes during conversion.
+  isBlock: boolean | undefined = undefined;
+  isCode: boolean | undefined = undefined;
+  isBlank: boolean | undefined = undefined;
+  flankingWhitespace: { leading: string; trailing: string } | undefined = undefined;
 }
 
 export class LightText extends LightBase {
@@ -131,7 +169,7 @@ export class LightElement extends LightBase {
 
   constructor(localName: string, attributes: Record<string, string>) {
     super();
-    this.nodeName = localName.toUpperCase();
+    this.nodeName = upperName(localName);
     this.tagName = this.nodeName;
     this.attributes = attributes;
   }
@@ -334,7 +372,16 @@ export interface LightDocument {
   title: string;
   /** `href` of the first `<base href>`, or null. */
   baseHref: string | null;
+  /**
+   * The raw text of each `<script type="application/ld+json">` (structured data: a page's
+   * article, its headline, its body), when the parse was asked for it (`structuredData: true`);
+   * at most {@link MAX_STRUCTURED_DATA_CHARS} characters in all. Empty otherwise.
+   */
+  structuredData: string[];
 }
+
+/** Structured data kept from one page, in characters: enough for a long article's JSON-LD. */
+export const MAX_STRUCTURED_DATA_CHARS = 2_000_000;
 
 /**
  * Parses HTML with htmlparser2 into a {@link LightElement} tree in one pass. Comments, processing
@@ -342,9 +389,14 @@ export interface LightDocument {
  * `<html>`, `<head>`, `<body>` contribute no element of their own: their children go to the returned body.
  * `options.pruned` replaces {@link PRUNED_TAGS} (the main-content extractor keeps page furniture
  * such as `<nav>` and `<aside>` to judge it itself; `<title>` and `<base>` are always read and dropped).
+ * `options.structuredData` keeps the text of JSON-LD scripts (see {@link LightDocument.structuredData}).
  */
-export function parseLightDocument(html: string, options: { pruned?: ReadonlySet<string>; meter?: WorkMeter } = {}): LightDocument {
+export function parseLightDocument(html: string, options: { pruned?: ReadonlySet<string>; meter?: WorkMeter; structuredData?: boolean } = {}): LightDocument {
   const pruned = options.pruned ?? PRUNED_TAGS;
+  const structuredData: string[] = [];
+  let structuredChars = 0;
+  // The JSON-LD script being read (its text so far), or null.
+  let jsonLd: string | null = null;
   const meter = options.meter;
   const flattenedInto: LightElement[] = [];
   const body = new LightElement("body", {});
@@ -380,6 +432,8 @@ export function parseLightDocument(html: string, options: { pruned?: ReadonlySet
             inTitle = true;
           } else if (name === "base" && baseHref === null && attribs.href !== undefined) {
             baseHref = attribs.href;
+          } else if (name === "script" && options.structuredData === true && /^\s*application\/ld\+json\s*$/i.test(attribs.type ?? "")) {
+            jsonLd = "";
           }
           return;
         }
@@ -406,6 +460,7 @@ export function parseLightDocument(html: string, options: { pruned?: ReadonlySet
         meter?.tick();
         if (pruneDepth > 0) {
           if (inTitle) title += text;
+          else if (jsonLd !== null && structuredChars + jsonLd.length + text.length <= MAX_STRUCTURED_DATA_CHARS) jsonLd += text;
           return;
         }
         if (!bodyStarted) {
@@ -438,7 +493,14 @@ export function parseLightDocument(html: string, options: { pruned?: ReadonlySet
         const el = stack.pop();
         if (pruneDepth > 0) {
           pruneDepth--;
-          if (pruneDepth === 0) inTitle = false;
+          if (pruneDepth === 0) {
+            inTitle = false;
+            if (jsonLd !== null && jsonLd.trim() !== "") {
+              structuredData.push(jsonLd);
+              structuredChars += jsonLd.length;
+            }
+            jsonLd = null;
+          }
           return;
         }
         if (el !== null && el !== undefined) {
@@ -451,5 +513,5 @@ export function parseLightDocument(html: string, options: { pruned?: ReadonlySet
   );
   parser.end(html);
   for (const form of forms) if (form.parentNode !== null && isControlForm(form.textContent)) form.remove();
-  return { body, flattenedInto, title: title ?? "", baseHref };
+  return { body, flattenedInto, title: title ?? "", baseHref, structuredData };
 }

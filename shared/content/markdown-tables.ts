@@ -42,9 +42,18 @@ interface TableFacts {
   hasTable: boolean;
   /** The first `<caption>` among the descendants, in tree order (the plugin's querySelector). */
   caption: TableNode | null;
+  /**
+   * Every element below the table is a row, a cell or a row group (TR, TD, TH, THEAD, TBODY,
+   * TFOOT; so no nested table, caption or inline markup), and every row has a cell: see
+   * {@link isPlainTable}.
+   */
+  plain: boolean;
   /** Filled on first use. */
   columns?: { count: number; alignments: string[] };
 }
+
+/** The elements a plain table holds (see TableFacts.plain). */
+const PLAIN_TABLE_PARTS: ReadonlySet<string> = new Set(["TR", "TD", "TH", "THEAD", "TBODY", "TFOOT"]);
 
 /** The largest colspan HTML honours. */
 const MAX_COLSPAN = 1_000;
@@ -93,18 +102,23 @@ function isHeadingRow(tr: TableNode): boolean {
   return true;
 }
 
+function hasCell(tr: TableNode): boolean {
+  for (let n = tr.firstChild; n !== null; n = n.nextSibling) if (n.nodeName === "TD" || n.nodeName === "TH") return true;
+  return false;
+}
+
 /**
  * Builds the replacement rules around per-conversion caches (a service converts one tree; the
  * caches go with it).
  */
-function tableRules(): Record<string, TurndownService.Rule> {
+function tableRules(): { rules: Record<string, TurndownService.Rule>; isPlainTable: (table: unknown) => boolean } {
   const facts = new WeakMap<TableNode, TableFacts>();
   const rowIndex = new WeakMap<TableNode, Map<TableNode, number>>();
 
   const factsOf = (table: TableNode): TableFacts => {
     const known = facts.get(table);
     if (known !== undefined) return known;
-    const found: TableFacts = { hasTrigger: false, hasTable: false, caption: null };
+    const found: TableFacts = { hasTrigger: false, hasTable: false, caption: null, plain: true };
     // Depth first in tree order, without recursion; a nested table contributes its own facts
     // (computed once, memoized) instead of being walked again.
     const stack: TableNode[] = [];
@@ -113,6 +127,8 @@ function tableRules(): Record<string, TurndownService.Rule> {
       const node = stack.pop()!;
       if (node.nodeType !== 1) continue;
       const name = node.nodeName;
+      if (!PLAIN_TABLE_PARTS.has(name)) found.plain = false;
+      else if (name === "TR" && found.plain && !hasCell(node)) found.plain = false;
       if (name === "TABLE") {
         const inner = factsOf(node);
         found.hasTable = true;
@@ -171,7 +187,8 @@ function tableRules(): Record<string, TurndownService.Rule> {
 
   const asNode = (node: unknown) => node as TableNode;
 
-  return {
+  const isPlainTable = (table: unknown) => factsOf(asNode(table)).plain;
+  const rules: Record<string, TurndownService.Rule> = {
     webgateTableCell: {
       filter: ["th", "td"],
       replacement: (content, node) => {
@@ -218,12 +235,29 @@ function tableRules(): Record<string, TurndownService.Rule> {
       },
     },
   };
+  return { rules, isPlainTable };
+}
+
+/** What {@link useLinearTables} gives the caller beside the rules it adds. */
+export interface LinearTables {
+  /** The rule that writes `<table>` elements (the one turndown picks for every table). */
+  tableRule: TurndownService.Rule;
+  /**
+   * Whether everything below `table` is rows, cells and row groups with text (no nested table,
+   * caption, column group or markup inside cells), every row having a cell: such a table is all
+   * block elements that are never blank (TD, TH and the row groups are "meaningful when blank" to
+   * turndown, and each row holds a cell), which lets turndown-setup.ts write it without turndown's
+   * per-node bookkeeping. Memoized with the rest of the table's facts.
+   */
+  isPlainTable(table: unknown): boolean;
 }
 
 /**
  * Adds the table rules to `service`, after the GFM plugin (turndown tries the rules added last
  * first, so these take the plugin's place for `table`, `tr`, `th` and `td`).
  */
-export function useLinearTables(service: TurndownService): void {
-  for (const [key, rule] of Object.entries(tableRules())) service.addRule(key, rule);
+export function useLinearTables(service: TurndownService): LinearTables {
+  const { rules, isPlainTable } = tableRules();
+  for (const [name, rule] of Object.entries(rules)) service.addRule(name, rule);
+  return { tableRule: rules.webgateTable!, isPlainTable };
 }

@@ -26,12 +26,21 @@ export interface StandIn {
   origin: string;
   requests: RecordedRequest[];
   reply: Responder;
+  /** Resolves with the next request the stand-in receives (read to its end). */
+  nextRequest(): Promise<RecordedRequest>;
   close(): Promise<void>;
 }
 
 export async function startStandIn(reply: Responder = () => ({ status: 404 })): Promise<StandIn> {
   const requests: RecordedRequest[] = [];
-  const standIn: StandIn = { origin: "", requests, reply, close: () => Promise.resolve() };
+  const waiting: Array<(request: RecordedRequest) => void> = [];
+  const standIn: StandIn = {
+    origin: "",
+    requests,
+    reply,
+    nextRequest: () => new Promise<RecordedRequest>((resolve) => waiting.push(resolve)),
+    close: () => Promise.resolve(),
+  };
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
@@ -43,6 +52,7 @@ export async function startStandIn(reply: Responder = () => ({ status: 404 })): 
         body: Buffer.concat(chunks).toString("utf8"),
       };
       requests.push(recorded);
+      for (const resolve of waiting.splice(0)) resolve(recorded);
       const answer = standIn.reply(recorded);
       if (answer === "hang") return;
       const body = answer.body === undefined ? "" : typeof answer.body === "string" ? answer.body : JSON.stringify(answer.body);

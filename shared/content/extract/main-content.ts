@@ -1,5 +1,6 @@
+import type { WorkMeter } from "../conversion-deadline";
 import { LightElement, type LightNode, PRUNED_TAGS } from "../light-dom";
-import { ALWAYS_UNLIKELY, CREDIT_LINE, INLINE_TAGS, LINK_LIST_HEADING, MAYBE_CANDIDATE, NEGATIVE, POSITIVE, UNLIKELY_CANDIDATE, UNLIKELY_ROLES } from "./patterns";
+import { ALWAYS_UNLIKELY, AUTHOR_BOX, CREDIT_LINE, INLINE_TAGS, hasClassWord, LINK_LIST_HEADING, MAYBE_CANDIDATE, NEGATIVE, POSITIVE, READER_PROMPT, UNLIKELY_CANDIDATE, UNLIKELY_ROLES } from "./patterns";
 
 /**
  * Main-content extraction over the light tree (docs/content.md, "Main content").
@@ -17,6 +18,8 @@ import { ALWAYS_UNLIKELY, CREDIT_LINE, INLINE_TAGS, LINK_LIST_HEADING, MAYBE_CAN
 export interface ExtractOptions {
   /** The page's `<title>` text (whitespace collapsed): a heading repeating it is kept as the article's title. */
   title: string;
+  /** The conversion's deadline checkpoints: one unit per element visited by the extraction's walks. */
+  meter?: WorkMeter;
 }
 
 /** Why the extraction returned what it returned. */
@@ -94,6 +97,10 @@ const TAG_SCORE: Readonly<Record<string, number>> = {
 /** Short elements with these class/id words are page metadata, not article text. */
 const META_LIKE = /byline|author|dateline|date|posted|published|credit|copyright|caption|meta|share|social|tags|related|breadcrumb|rating|print|toolbar/i;
 const META_MAX_CHARS = 200;
+/** A reader prompt ("Subscribe now…", "Follow us on…") is a line or two. */
+const PROMPT_MAX_CHARS = 300;
+/** An author box (a bio, a photo, links) is a paragraph or two: a longer block so named is more than that. */
+const AUTHOR_BOX_MAX_CHARS = 1500;
 
 function emptyStats(): Stats {
   return { chars: 0, linkChars: 0, inlineChars: 0, inlineCommas: 0, commas: 0, sentences: 0, paragraphs: 0, images: 0, listItems: 0, inputs: 0, embeds: 0, headingChars: 0, hasCode: false };
@@ -133,12 +140,12 @@ function classWeight(el: LightElement): number {
   const cls = el.attributes.class;
   const id = el.attributes.id;
   if (cls !== undefined && cls !== "") {
-    if (NEGATIVE.test(cls)) weight -= 25;
-    if (POSITIVE.test(cls)) weight += 25;
+    if (hasClassWord(NEGATIVE, cls)) weight -= 25;
+    if (hasClassWord(POSITIVE, cls)) weight += 25;
   }
   if (id !== undefined && id !== "") {
-    if (NEGATIVE.test(id)) weight -= 25;
-    if (POSITIVE.test(id)) weight += 25;
+    if (hasClassWord(NEGATIVE, id)) weight -= 25;
+    if (hasClassWord(POSITIVE, id)) weight += 25;
   }
   if (el.attributes.itemprop !== undefined && /articlebody|text/i.test(el.attributes.itemprop)) weight += 25;
   return weight;
@@ -160,8 +167,8 @@ function isUnlikely(el: LightElement): boolean {
   if (role !== undefined && UNLIKELY_ROLES.has(role.toLowerCase())) return true;
   const match = classAndId(el);
   if (match === "") return false;
-  if (ALWAYS_UNLIKELY.test(match) && !/article|main|body/i.test(el.attributes.itemprop ?? "")) return true;
-  return UNLIKELY_CANDIDATE.test(match) && !MAYBE_CANDIDATE.test(match);
+  if (hasClassWord(ALWAYS_UNLIKELY, match) && !/article|main|body/i.test(el.attributes.itemprop ?? "")) return true;
+  return hasClassWord(UNLIKELY_CANDIDATE, match) && !hasClassWord(MAYBE_CANDIDATE, match);
 }
 
 /**
@@ -172,6 +179,7 @@ function postOrder(root: LightElement, skip: (el: LightElement) => boolean, visi
   const stack: LightElement[] = [root];
   const expanded: boolean[] = [false];
   while (stack.length > 0) {
+    activeMeter?.tick();
     const top = stack.length - 1;
     const el = stack[top]!;
     if (expanded[top]) {
@@ -238,6 +246,23 @@ interface Attempt {
  * Never throws on any tree the parser builds; linear in the number of nodes.
  */
 export function extractMainContent(body: LightElement, options: ExtractOptions): ExtractResult {
+  activeMeter = options.meter;
+  try {
+    return extract(body, options);
+  } finally {
+    activeMeter = undefined;
+  }
+}
+
+/**
+ * The meter of the extraction running now, for the checkpoints in the walks (postOrder and
+ * markFiltered visit every element; the other loops are bounded by what those walks visited).
+ * Module state rather than a parameter of every walk: the extraction is synchronous and never
+ * re-entered, so at most one runs at a time on a thread.
+ */
+let activeMeter: WorkMeter | undefined;
+
+function extract(body: LightElement, options: ExtractOptions): ExtractResult {
   const hidden = new Set<LightElement>();
   const unlikely = new Set<LightElement>();
   const raw = new Map<LightElement, Stats>();
@@ -271,10 +296,11 @@ function markFiltered(body: LightElement, hidden: Set<LightElement>, unlikely: S
   // <aside>), not furniture.
   const tooBigForFurniture = (el: LightElement) => {
     const s = raw.get(el);
-    return s !== undefined && s.chars > 0.3 * pageChars && s.sentences >= 5 && !COMMENTS.test(classAndId(el));
+    return s !== undefined && s.chars > 0.3 * pageChars && s.sentences >= 5 && !hasClassWord(COMMENTS, classAndId(el));
   };
   const stack: [LightElement, boolean][] = [[body, false]];
   while (stack.length > 0) {
+    activeMeter?.tick();
     const [el, protectedContext] = stack.pop()!;
     for (let n = el.firstChild; n !== null; n = n.nextSibling) {
       if (n.nodeType !== 1) continue;
@@ -529,6 +555,21 @@ function cleanSubtree(root: LightElement, removed: Set<LightElement>, unlikely: 
   return s;
 }
 
+/**
+ * Whether class and id name page metadata (byline, date, tags, share, rating…). A word of article
+ * text in another class name keeps the element ("entry-content date-box"); in the same name it
+ * only says whose metadata it is ("entry-meta", "post-ratings", "postmetadata").
+ */
+function isMetaLike(match: string): boolean {
+  if (match === "" || !hasClassWord(META_LIKE, match)) return false;
+  let meta = false;
+  for (const name of match.split(/\s+/)) {
+    if (hasClassWord(META_LIKE, name)) meta = true;
+    else if (hasClassWord(POSITIVE, name)) return false;
+  }
+  return meta;
+}
+
 function shouldRemove(el: LightElement, s: Stats, contentScore: number): boolean {
   const name = el.nodeName;
   if (name === "INPUT" || name === "TEXTAREA" || name === "LABEL" || name === "FIGCAPTION") return true;
@@ -536,9 +577,12 @@ function shouldRemove(el: LightElement, s: Stats, contentScore: number): boolean
   // A heading that is all link is a teaser's headline (a list of other stories), not a section title.
   if (HEADINGS.has(name)) return (weight < 0 && s.chars < META_MAX_CHARS) || (s.chars > 0 && s.linkChars >= 0.9 * s.chars);
   const match = classAndId(el);
-  if (s.chars < META_MAX_CHARS && match !== "" && META_LIKE.test(match) && !POSITIVE.test(match)) return true;
+  if (s.chars < META_MAX_CHARS && isMetaLike(match)) return true;
+  if (s.chars < AUTHOR_BOX_MAX_CHARS && !INLINE.has(name) && (hasClassWord(AUTHOR_BOX, match) || /\bauthor\b/i.test(el.attributes.itemprop ?? ""))) return true;
   // A short caption, photo credit, source or copyright line, whatever its markup (class 4's policy).
   if (s.chars > 0 && s.chars < 150 && !INLINE.has(name) && CREDIT_LINE.test(textStart(el))) return true;
+  // A short line to the reader about the site (subscribe, follow us, paywall notice, ad disclosure).
+  if (s.chars > 0 && s.chars < PROMPT_MAX_CHARS && !INLINE.has(name) && READER_PROMPT.test(textStart(el))) return true;
   if (!CONDITIONAL.has(name)) return false;
   if (name === "TABLE" && isDataTable(el, s)) return false;
   if (s.hasCode && (name === "PRE" || name === "CODE")) return false;
@@ -674,7 +718,7 @@ function leadBlocks(body: LightElement, attempt: Attempt, raw: Map<LightElement,
     }
     const s = raw.get(cur);
     const name = cur.nodeName;
-    if (s === undefined || s.chars === 0 || isHidden(cur) || FURNITURE_TAGS.has(name) || name === "FIGURE" || name === "FIGCAPTION" || ALWAYS_UNLIKELY.test(classAndId(cur))) {
+    if (s === undefined || s.chars === 0 || isHidden(cur) || FURNITURE_TAGS.has(name) || name === "FIGURE" || name === "FIGCAPTION" || hasClassWord(ALWAYS_UNLIKELY, classAndId(cur))) {
       cur = previousOf(cur, body, budget);
       continue;
     }
@@ -683,7 +727,7 @@ function leadBlocks(body: LightElement, attempt: Attempt, raw: Map<LightElement,
     if (name === "H1" || (HEADINGS.has(name) && s.chars < 300 && isTitle(normalizeTitle(cur.textContent)))) return out.reverse();
     if (s.chars > LEAD_MAX_CHARS) return [];
     if (isLeadLike(cur, s)) {
-      if (!MEDIA.test(classAndId(cur))) out.push(cur);
+      if (!hasClassWord(MEDIA, classAndId(cur))) out.push(cur);
       chars += s.chars;
       if (chars > LEAD_MAX_CHARS) return [];
       cur = previousOf(cur, body, budget);
@@ -697,7 +741,7 @@ function leadBlocks(body: LightElement, attempt: Attempt, raw: Map<LightElement,
 function isLeadLike(el: LightElement, s: Stats): boolean {
   if (INLINE.has(el.nodeName) || s.inlineChars < 0.7 * s.chars || s.linkChars > 0.2 * s.chars) return false;
   const match = classAndId(el);
-  if (match !== "" && META_LIKE.test(match) && !POSITIVE.test(match)) return false;
+  if (isMetaLike(match)) return false;
   if (HEADINGS.has(el.nodeName)) return s.chars >= 25;
   return s.chars >= 40 && (s.sentences > 0 || s.commas > 0 || s.chars >= 80);
 }

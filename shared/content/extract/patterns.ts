@@ -29,6 +29,41 @@ export const NEGATIVE =
 export const LINK_LIST_HEADING =
   /^(?:related|more (?:from|on|in|stories|articles|news)|read (?:more|also|next)|see also|you (?:may|might) (?:also )?like|recommended|popular|trending|most (?:read|popular|viewed)|latest|tags?|share|follow us|auch interessant|das könnte sie auch interessieren|mehr (?:zum thema|zu|aus|von)|weitere (?:artikel|beiträge|themen|nachrichten|informationen)|verwandte|ähnliche|beliebte|meistgelesen|teilen|schlagwörter|themen|lesen sie auch|à lire aussi|lire aussi|sur le même sujet|articles? similaires?|partager|leer más|te puede interesar|noticias relacionadas|compartir|zobacz (?:też|także|również)|czytaj (?:też|także|również)|podobne|przeczytaj (?:też|także|również)|lust auf mehr|schon gelesen|das könnte (?:dich|sie) (?:auch )?interessieren|empfohlene (?:beiträge|artikel)|weiterführende (?:links|artikel|beiträge)|zum weiterlesen|weiterlesen|mehr themen|letzte (?:artikel|beiträge|nachrichten)|neueste (?:artikel|beiträge)|top[- ]artikel|les plus lus|articles? les plus lus|à découvrir|le puede interesar|también te puede interesar|temas relacionados|lee también|ver también|leggi anche|potrebbe interessarti|articoli correlati|you may have missed)(?![a-z0-9\u00c0-\u024f])/i;
 
+/**
+ * Class/id words of an author box (the writer's photo, bio and links beside the article), which
+ * may be longer than the metadata lines {@link NEGATIVE} and the byline rule catch.
+ */
+export const AUTHOR_BOX = /author[-_]*(?:box|bio|info|about|card|details|desc|profile|block|wrap)|about[-_]*(?:the[-_]*)?author|autor(?:en)?[-_]*(?:box|info|bio)|bio[-_]*box/i;
+
+/**
+ * The start of a line that speaks to the reader about the site rather than the story: subscription
+ * and newsletter prompts, "follow us", paywall notices, requests for support or feedback, and
+ * advertising or affiliate disclosures. Matched only on short blocks (see main-content.ts).
+ */
+export const READER_PROMPT = new RegExp(
+  "^[\\s*¡¿(\\-–—]*(?:" +
+    [
+      // English
+      "subscribe\\b", "sign up\\b", "join (?:our|us)\\b", "follow (?:us|\\S+(?: \\S+){0,3} on (?:twitter|facebook|instagram|x|linkedin|tiktok|youtube))\\b",
+      "never miss\\b", "don't miss\\b", "want (?:more|to be informed)\\b", "(?:if you )?(?:enjoyed|liked) (?:reading )?this\\b", "if you (?:enjoyed|liked|found)\\b",
+      "support (?:our|us|independent)\\b", "become a (?:member|subscriber|patron|supporter)\\b", "click here to (?:subscribe|sign up|read more)\\b",
+      "to (?:view|read|continue reading) (?:the full|this|the rest of)\\b", "already (?:a subscriber|subscribed)\\b", "for the latest (?:stories|news|updates)\\b",
+      "advertising disclosure\\b", "this (?:post|article|page) (?:contains|includes) (?:affiliate|sponsored|paid|advertising)\\b",
+      // German
+      "abonnieren sie\\b", "jetzt (?:abonnieren|anmelden|registrieren|kostenlos testen)\\b", "folgen sie uns\\b", "folge uns\\b", "melden sie sich\\b.{0,40}\\bnewsletter",
+      "newsletter abonnieren\\b", "gefällt (?:dir|ihnen) (?:unser|dieser|der|das)\\b", "unterstützen sie\\b", "verpassen sie (?:keine|nichts)\\b",
+      "(?:hat|war) (?:dir|ihnen) (?:der|dieser|unser) (?:artikel|beitrag)\\b", "war (?:der|dieser) (?:artikel|beitrag) (?:nützlich|hilfreich)\\b", "möchten sie (?:den|diesen) (?:artikel|beitrag) teilen\\b",
+      "werbung\\b[.:]?", "anzeige\\s*[-–:]", "anzeige\\s*$", "(?:dieser (?:beitrag|artikel) )?enthält (?:werbung|affiliate)", "anzeige, enthält\\b",
+      // Spanish, French, Italian, Polish
+      "suscr[ií]bete\\b", "s[ií]guenos\\b", "[úu]nete a\\b", "hazte (?:miembro|socio)\\b", "no te pierdas\\b", "ap[óo]yanos\\b",
+      "abonnez-vous\\b", "suivez-nous\\b", "inscrivez-vous\\b", "pour lire la suite\\b", "soutenez\\b",
+      "iscriviti\\b", "seguici\\b", "abbonati\\b",
+      "zapraszamy (?:też |także )?do (?:subskrypcji|obserwowania)\\b", "subskrybuj\\b", "obserwuj nas\\b",
+    ].join("|") +
+    ")",
+  "i",
+);
+
 /** Inline (phrasing) elements: their text is part of the enclosing block's paragraph text. */
 export const INLINE_TAGS: ReadonlySet<string> = new Set([
   "a", "abbr", "b", "bdi", "bdo", "big", "br", "cite", "code", "data", "del", "dfn", "em", "font", "i", "img", "ins", "kbd",
@@ -38,3 +73,45 @@ export const INLINE_TAGS: ReadonlySet<string> = new Set([
 /** The start of a caption, photo credit, source or copyright line ("Foto: …", "Abbildung 4: …", "© 2020 …"). */
 export const CREDIT_LINE =
   /^(?:©|\(c\)\s|copyright\b|(?:foto|fotos|bild|bilder|abbildung|abb\.|titelbild|beitragsbild|quelle|quellen|credit|credits|photo|photos|image|images|picture|source|sources|crédits?(?: photos?)?|fuente|źródło|zdjęcie|fot\.)\s*\d*\s*:)/i;
+
+const GLOBAL = new WeakMap<RegExp, RegExp>();
+/** A word in front of a furniture word that negates it ("non-paywall", "without-sidebar"); "nocomments" is the "comments are closed" line itself. */
+const NEGATION = /(?:^|[^a-z0-9])(?:no|non|not|without)[-_]$/i;
+const isUpper = (c: string | undefined) => c !== undefined && c >= "A" && c <= "Z";
+const isLower = (c: string | undefined) => c !== undefined && c >= "a" && c <= "z";
+
+/**
+ * Whether a class/id value holds one of `pattern`'s words as page authors use them: the
+ * substring matching of Readability and trafilatura ("sidebar" in "leftsidebar", "menu" in
+ * "mainmenu"), without its two kinds of false match:
+ * - a word assembled across a camelCase boundary: "pager" in "APageRoot" (the words "Page" and
+ *   "Root"); the match may not end inside a camelCase word that begins within it;
+ * - a negated word: "paywall" in "non-paywall", "sidebar" in "without-sidebar".
+ * Linear in the value's length for each match; the value is short (a class attribute).
+ */
+export function hasClassWord(pattern: RegExp, value: string): boolean {
+  if (value === "" || !pattern.test(value)) return false;
+  let global = GLOBAL.get(pattern);
+  if (global === undefined) {
+    global = new RegExp(pattern.source, pattern.flags.includes("g") ? pattern.flags : `${pattern.flags}g`);
+    GLOBAL.set(pattern, global);
+  }
+  global.lastIndex = 0;
+  for (let m = global.exec(value); m !== null; m = global.exec(value)) {
+    const start = m.index;
+    const end = start + m[0].length;
+    if (m[0].length === 0) {
+      global.lastIndex++;
+      continue;
+    }
+    if (NEGATION.test(value.slice(Math.max(0, start - 9), start))) continue;
+    let splitsWord = false;
+    if (isLower(value[end])) {
+      for (let k = start + 1; k < end && !splitsWord; k++) {
+        splitsWord = isUpper(value[k]) && (isLower(value[k - 1]) || (isUpper(value[k - 1]) && isLower(value[k + 1])));
+      }
+    }
+    if (!splitsWord) return true;
+  }
+  return false;
+}

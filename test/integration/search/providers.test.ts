@@ -446,8 +446,12 @@ describe.each(["brave", "tavily", "searxng", "ollama", "anthropic"] as const)("%
   it("a caller's abort also ends the call as provider_timeout", async () => {
     server.reply = () => "hang";
     const controller = new AbortController();
+    // Aborted once the stand-in holds the request, so it is the waiting that is cut short, and no
+    // request of this test can reach the stand-in after the next test started counting.
+    const received = server.nextRequest();
     const pending = make(name).search({ query: "rust", maxResults: 5, signal: controller.signal });
-    setTimeout(() => controller.abort(), 20);
+    await received;
+    controller.abort();
     expect((await failure(pending)).code).toBe("provider_timeout");
   });
 });

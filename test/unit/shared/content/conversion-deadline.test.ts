@@ -6,6 +6,8 @@
 import { describe, expect, it } from "vitest";
 import { CHECK_EVERY, WorkMeter, type ConversionDeadline } from "../../../../shared/content/conversion-deadline";
 import { renderDocument } from "../../../../shared/content/render";
+import { MAIN_CONTENT_PRUNED, extractMainContent } from "../../../../shared/content/extract/main-content";
+import { parseLightDocument } from "../../../../shared/content/light-dom";
 import { ORDINARY_SHAPE, PATHOLOGICAL_SHAPES } from "../../../../scripts/lib/cost-shapes";
 import { WebgateError } from "../../../../shared/errors";
 
@@ -98,5 +100,23 @@ describe("renderDocument within a deadline", () => {
   it("a deadline that passes after the parse stops before the Markdown is written", () => {
     // Looks: before the parse, after it; the second one is past the budget.
     tooComplex(() => renderDocument({ body: utf8(ARTICLE), contentType: "text/html", finalUrl: URL_, mainContent: false, deadline: steppingDeadline(1) }));
+  });
+});
+
+describe("checkpoints inside the main-content extraction", () => {
+  const parse = () => parseLightDocument(ORDINARY_SHAPE.make(300_000), { pruned: MAIN_CONTENT_PRUNED }).body;
+  const elements = parse().getElementsByTagName("*").length;
+
+  it("the extraction looks at the deadline as it walks the page: at least once per CHECK_EVERY elements", () => {
+    const deadline = steppingDeadline(Number.POSITIVE_INFINITY);
+    const { element } = extractMainContent(parse(), { title: "Rivers of the world", meter: new WorkMeter(deadline) });
+    expect(element).not.toBeNull();
+    expect(deadline.looks).toBeGreaterThanOrEqual(Math.floor(elements / CHECK_EVERY));
+  });
+
+  it("stops at the first look past the deadline, from inside the extraction", () => {
+    const deadline = steppingDeadline(2);
+    tooComplex(() => extractMainContent(parse(), { title: "Rivers of the world", meter: new WorkMeter(deadline) }));
+    expect(deadline.looks).toBe(3);
   });
 });

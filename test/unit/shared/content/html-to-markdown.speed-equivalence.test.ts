@@ -36,6 +36,35 @@ describe("speed-only fast paths", () => {
     expect(out).toContain("[l](https://example.com/x)");
   });
 
+  it("webgate's whitespace collapsing gives what turndown's gives, on random whitespace-heavy trees", () => {
+    const space = fc.constantFrom(" ", "  ", "\n", "\t", " \n ", "\r\n", "\u00a0", "");
+    const word = fc.constantFrom("a", "bc", "1.", "-", "*x*", "&amp;", "é");
+    const text = fc.array(fc.oneof(space, word), { maxLength: 5 }).map((parts) => parts.join(""));
+    const node: fc.Memo<string> = fc.memo((depth) =>
+      depth <= 1
+        ? fc.oneof(text, fc.constantFrom("<br>", "<img src=\"i.png\">", "<hr>", "<input>"))
+        : fc.oneof(
+            { weight: 3, arbitrary: text },
+            { weight: 1, arbitrary: fc.constantFrom("<br>", "<img src=\"i.png\">", " <br> ", "<wbr>") },
+            {
+              weight: 3,
+              arbitrary: fc
+                .tuple(fc.constantFrom("p", "div", "span", "em", "strong", "a href=\"/x\"", "pre", "code", "li", "h2", "td", "blockquote", "b"), fc.array(node(depth - 1), { maxLength: 4 }))
+                .map(([tag, kids]) => `<${tag}>${kids.join("")}</${tag.split(" ")[0]}>`),
+            },
+          ),
+    );
+    fc.assert(
+      fc.property(fc.array(node(4), { maxLength: 5 }), (parts) => {
+        const html = parts.join("");
+        const service = () => createTurndownService("https://example.com/");
+        // turndown's own path: it copies the tree and collapses the copy itself.
+        expect(turndownSingleUse(service(), parseLightDocument(html).body)).toBe(service().turndown(parseLightDocument(html).body));
+      }),
+      { numRuns: 1500 },
+    );
+  });
+
   it("UTF-8 through the native decoder equals whatwg-encoding's decode for valid UTF-8", () => {
     fc.assert(
       // U+FFFD is left out: a body that is mostly replacement characters is refused on purpose

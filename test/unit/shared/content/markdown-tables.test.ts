@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import { turndownSingleUse } from "../../../../shared/content/html-to-markdown";
 import { parseLightDocument } from "../../../../shared/content/light-dom";
 import { HTML_TABLE_TRIGGERS, useLinearTables } from "../../../../shared/content/markdown-tables";
-import { TURNDOWN_OPTIONS } from "../../../../shared/content/turndown-setup";
+import { TURNDOWN_OPTIONS, createTurndownService } from "../../../../shared/content/turndown-setup";
 
 /** The rules as they were: the plugin's, and webgate's rule that wrote a table holding code, lists or headings as text. */
 function pluginService(): TurndownService {
@@ -78,5 +78,55 @@ describe("linear GFM table rules", () => {
     const markdown = turndownSingleUse(linearService(), parseLightDocument(html).body);
     const header = markdown.split("\n")[0]!;
     expect(header.split("|").length - 2).toBe(1_000 + 1);
+  });
+});
+
+function outcome(run: () => string): string {
+  try {
+    return run();
+  } catch (error) {
+    return `throws ${(error as Error).name}`;
+  }
+}
+
+/** webgate's service with turndown's own rule lookup and walk: no rule index, no plain-table writer. */
+function turndownWalkService(): TurndownService {
+  const service = createTurndownService("https://example.com/");
+  delete (service as unknown as { rules: { forNode?: unknown } }).rules.forNode;
+  return service;
+}
+
+// Text as cells hold it: Markdown-looking starts, escapes, pipes, spaces and newlines to collapse.
+const cellText = fc.array(fc.constantFrom("a", "1", "1. ", "- ", "# ", "*", "_", "|", "\\", " ", "  ", "\n", "\t", "&amp;", "&nbsp;", "`", "[x]", ">"), { maxLength: 6 }).map((parts) => parts.join(""));
+const gap = fc.constantFrom("", " ", "\n  ");
+const plainTable: fc.Arbitrary<string> = (() => {
+  const cell = fc.tuple(fc.constantFrom("td", "th"), attrs, cellText).map(([tag, a, t]) => `<${tag}${a}>${t}</${tag}>`);
+  const row = fc.tuple(attrs, fc.array(fc.tuple(gap, cell).map(([g, c]) => g + c), { minLength: 1, maxLength: 4 })).map(([a, cells]) => `<tr${a}>${cells.join("")}</tr>`);
+  const rows = fc.array(fc.tuple(gap, row).map(([g, r]) => g + r), { minLength: 1, maxLength: 4 }).map((r) => r.join(""));
+  const body = fc.oneof(rows, fc.tuple(rows, rows).map(([h, b]) => `<thead>${h}</thead><tbody>${b}</tbody>`), fc.tuple(rows, rows).map(([h, b]) => `<tbody>${h}</tbody><tfoot>${b}</tfoot>`));
+  return fc.tuple(attrs, body).map(([a, b]) => `<table${a}>${b}</table>`);
+})();
+const around = fc.constantFrom(["", ""], ["<p>text</p>", "<p>more</p>"], ["<div>a ", " b</div>"], ["<pre>", "</pre>"], ["<code>", "</code>"], ["<blockquote>", "</blockquote>"], ["<ul><li>", "</li></ul>"]);
+
+describe("plain tables written without turndown's per-node walk", () => {
+  it("give what turndown's own walk gives, on the light tree and on domino's DOM", () => {
+    fc.assert(
+      fc.property(fc.array(fc.oneof({ weight: 3, arbitrary: plainTable }, { weight: 1, arbitrary: table(2) }), { minLength: 1, maxLength: 3 }), around, (tables, [open, close]) => {
+        const html = `${open}${tables.join("<p>between</p>")}${close}`;
+        const expected = turndownSingleUse(turndownWalkService(), parseLightDocument(html).body);
+        expect(turndownSingleUse(createTurndownService("https://example.com/"), parseLightDocument(html).body)).toBe(expected);
+        // On domino's DOM a row can hold text between its cells (inside <pre>, where turndown
+        // keeps whitespace), on which the table rules throw in both walks alike.
+        expect(outcome(() => createTurndownService("https://example.com/").turndown(html))).toBe(outcome(() => turndownWalkService().turndown(html)));
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it("leave the tree as turndown found it: the table's children are shown again", () => {
+    const body = parseLightDocument("<table><tr><th>h</th><th>g</th></tr><tr><td>1</td><td>2</td></tr></table>").body;
+    const markdown = turndownSingleUse(createTurndownService(null), body);
+    expect(markdown).toBe("| h   | g   |\n| --- | --- |\n| 1   | 2   |");
+    expect(body.children[0]!.childNodes.length).toBe(2);
   });
 });

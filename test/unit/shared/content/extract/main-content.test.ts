@@ -170,6 +170,82 @@ describe("the article's parts around its best block", () => {
   });
 });
 
+describe("class names read as words", () => {
+  it("an article wrapper whose camelCase class only looks like a furniture word ('APageRoot' is not 'pager') is the article", () => {
+    const out = main(page("Sustainability", `<header class="n-header">${links("menu", 6)}</header><main class="APageRoot"><div class="APageRoot__Sections"><section class="APageRoot__SectionWrapper"><h2>Paper</h2>${paragraphs("paper", 2)}</section><section class="APageRoot__SectionWrapper"><h2>Boxes</h2>${paragraphs("box", 2)}</section></div></main>`));
+    expect(out.extractor).toBe("readability");
+    expect(out.markdown).toContain("The paper report, paragraph 1");
+    expect(out.markdown).toContain("The box report, paragraph 1");
+    expect(out.markdown).not.toContain("menu headline");
+  });
+
+  it("a negated furniture word ('non-paywall') does not make the article furniture; the paywall box itself goes", () => {
+    const out = main(page("Flat hunt", `<div class="menu">${links("menu", 6)}</div><section class="row non-paywall"><article>${paragraphs("flat", 3)}</article></section><div class="paywall-box"><p>Subscribe now for full access to every story we publish.</p></div><div id="comments">${paragraphs("reader", 12)}</div>`));
+    expect(out.markdown).toContain("The flat report, paragraph 2");
+    expect(out.markdown).not.toContain("The reader report");
+    expect(out.markdown).not.toContain("Subscribe now");
+  });
+});
+
+describe("page metadata inside the article", () => {
+  it("drops metadata lines whose class name also says whose metadata it is ('postmetadata', 'post-ratings', 'entry-meta')", () => {
+    const out = main(
+      page("Bees", `<article><h1>Bees</h1><div class="entry-content">${paragraphs("bee", 4)}<span class="post-ratings">(No ratings yet)</span></div>
+        <div class="postmetadata">Posted on Tuesday, 6 May 2014 in News by admin</div><div class="entry-meta">Filed under Gardens</div></article>`),
+    );
+    expect(out.markdown).toContain("The bee report, paragraph 3");
+    for (const noise of ["No ratings yet", "Posted on Tuesday", "Filed under"]) expect(out.markdown).not.toContain(noise);
+  });
+
+  it("keeps a short block whose article word is a class of its own ('entry-content' beside 'date-note')", () => {
+    const out = main(page("Bees", `<article><h1>Bees</h1>${paragraphs("bee", 4)}<p class="entry-content date-note">The hives were counted again in June, and all were healthy.</p></article>`));
+    expect(out.markdown).toContain("The hives were counted again in June");
+  });
+});
+
+describe("author boxes", () => {
+  const bio = "Ann Writer has reported on gardens, bees and the weather for twenty years, and she lives with two cats by the river. She also teaches, writes books, and answers every letter.";
+  it("drops an author box by its class or its itemprop, bio paragraphs and all", () => {
+    for (const box of [`<div class="post-author__bio"><img src="/ann.jpg" alt="Ann"><p>${bio}</p><p>${bio}</p></div>`, `<section class="box" itemprop="author" itemscope><h3>Ann Writer</h3><div itemprop="description"><p>${bio}</p></div></section>`]) {
+      const out = main(page("Bees", `<article><h1>Bees</h1>${paragraphs("bee", 4)}${box}</article>`));
+      expect(out.markdown).toContain("The bee report, paragraph 3");
+      expect(out.markdown).not.toContain("twenty years");
+    }
+  });
+
+  it("keeps the article when only its byline names the author inline", () => {
+    const out = main(page("Bees", `<article><h1>Bees</h1><p>Our reporter <span itemprop="author">Ann Writer</span> visited the hives, and she counted them, one by one, in the rain.</p>${paragraphs("bee", 4)}</article>`));
+    expect(out.markdown).toContain("Our reporter Ann Writer visited the hives");
+  });
+});
+
+describe("lines to the reader about the site, inside the article", () => {
+  it("drops subscription and newsletter prompts, follow-us lines, paywall notices and ad disclosures, in several languages", () => {
+    const prompts = [
+      "Subscribe now to our e-edition for the full story and more.",
+      "For the latest stories and breaking news updates, follow us on our channels.",
+      "Follow The Daily Example on Twitter and Instagram @example.",
+      "To view the full story, please subscribe to The Example Times.",
+      "*Werbung. Dieser Beitrag enthält Werbung für eine Marke.",
+      "Gefällt dir unser Magazin? Dann unterstütze uns mit einem Abo.",
+      "¡Suscríbete a nuestro boletín y recibe las noticias del día!",
+      "Zapraszamy też do subskrypcji naszego kanału.",
+    ];
+    const out = main(page("Port", `<article><h1>Port</h1>${paragraphs("port", 3)}${prompts.map((p) => `<p>${p}</p>`).join("")}<p><em>- Anzeige -</em></p>${paragraphs("quay", 2)}</article>`));
+    expect(out.markdown).toContain("The quay report, paragraph 1");
+    for (const prompt of prompts) expect(out.markdown).not.toContain(prompt.slice(1, 30));
+    expect(out.markdown).not.toContain("Anzeige");
+  });
+
+  it("keeps article sentences that speak of subscriptions, and long paragraphs that start like a prompt", () => {
+    const story = "Subscriptions to the port's ferry pass rose by a third this year, the harbour office said.";
+    const long = `Sign up numbers for the regatta, the organisers said on Monday, ${"were higher than in any year before, and the town is glad, ".repeat(6)}`;
+    const out = main(page("Port", `<article><h1>Port</h1>${paragraphs("port", 3)}<p>${story}</p><p>${long}</p></article>`));
+    expect(out.markdown).toContain(story);
+    expect(out.markdown).toContain("Sign up numbers for the regatta");
+  });
+});
+
 describe("furniture elements", () => {
   it("an unclosed <aside> before the article does not swallow it", () => {
     const out = main(page("Story", `<aside class="promo"><a href="/x">Promo</a><div><article><h1>Story</h1>${paragraphs("aside", 5)}</article></div>`));

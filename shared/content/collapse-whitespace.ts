@@ -1,0 +1,83 @@
+import type { LightElement, LightNode } from "./light-dom";
+
+/**
+ * turndown 7.2.5's whitespace collapsing (its `collapseWhitespace`, which it runs on the whole
+ * tree before converting, with `preformattedCode` off), step for step on the light tree: the same
+ * walk, the same decisions, the same nodes changed and removed. It is faster only in how it asks:
+ * tag sets instead of scanning arrays of tag names for every node, text rewritten only when it
+ * has something to collapse. turndown's version cost a fifth of the conversion of an ordinary
+ * page. A test runs both on random trees and on the corpus and compares the trees.
+ *
+ * Within text, runs of space, tab, CR and LF become one space; a space at the start of a text is
+ * dropped after a space or a block boundary (unless a void or `<pre>` element came just before);
+ * a space at the end of the text before a block or `<br>` is dropped; text that ends up empty is
+ * removed. `<pre>` subtrees are left alone.
+ */
+
+/** turndown's `blockElements`. */
+const BLOCK = new Set(["ADDRESS", "ARTICLE", "ASIDE", "AUDIO", "BLOCKQUOTE", "BODY", "CANVAS", "CENTER", "DD", "DIR", "DIV", "DL", "DT", "FIELDSET", "FIGCAPTION", "FIGURE", "FOOTER", "FORM", "FRAMESET", "H1", "H2", "H3", "H4", "H5", "H6", "HEADER", "HGROUP", "HR", "HTML", "ISINDEX", "LI", "MAIN", "MENU", "NAV", "NOFRAMES", "NOSCRIPT", "OL", "OUTPUT", "P", "PRE", "SECTION", "TABLE", "TBODY", "TD", "TFOOT", "TH", "THEAD", "TR", "UL"]);
+/** turndown's `voidElements`. */
+const VOID = new Set(["AREA", "BASE", "BR", "COL", "COMMAND", "EMBED", "HR", "IMG", "INPUT", "KEYGEN", "LINK", "META", "PARAM", "SOURCE", "TRACK", "WBR"]);
+
+/** A run turndown's `/[ \r\n\t]+/g` would replace: a tab, CR or LF, or two spaces in a row. */
+const COLLAPSIBLE = /[\r\n\t]| {2}/;
+
+function collapseText(text: string): string {
+  return COLLAPSIBLE.test(text) ? text.replace(/[ \r\n\t]+/g, " ") : text;
+}
+
+function removeNode(node: LightNode): LightNode | LightElement {
+  const next = node.nextSibling ?? node.parentNode!;
+  node.parentNode!.removeChild(node);
+  return next;
+}
+
+function nextNode(prev: LightNode | null, current: LightNode | LightElement): LightNode | LightElement {
+  if ((prev !== null && prev.parentNode === current) || current.nodeName === "PRE") return current.nextSibling ?? current.parentNode!;
+  return (current.nodeType === 1 ? current.firstChild : null) ?? current.nextSibling ?? current.parentNode!;
+}
+
+function dropTrailingSpace(text: { data: string }): void {
+  const data = text.data;
+  if (data.charCodeAt(data.length - 1) === 32) text.data = data.slice(0, -1);
+}
+
+/** Collapses whitespace in `element`'s subtree as turndown does (see the file's comment). */
+export function collapseWhitespace(element: LightElement): void {
+  if (element.firstChild === null || element.nodeName === "PRE") return;
+  let prevText: { data: string; parentNode: LightElement | null } | null = null;
+  let keepLeadingWs = false;
+  let prev: LightNode | null = null;
+  let node: LightNode | LightElement = nextNode(prev, element);
+  while (node !== element) {
+    if (node.nodeType === 3) {
+      let text = collapseText(node.data);
+      if ((prevText === null || prevText.data.charCodeAt(prevText.data.length - 1) === 32) && !keepLeadingWs && text.charCodeAt(0) === 32) text = text.slice(1);
+      if (text === "") {
+        node = removeNode(node);
+        continue;
+      }
+      if (text !== node.data) node.data = text;
+      prevText = node;
+    } else {
+      const name = node.nodeName;
+      if (BLOCK.has(name) || name === "BR") {
+        if (prevText !== null) dropTrailingSpace(prevText);
+        prevText = null;
+        keepLeadingWs = false;
+      } else if (VOID.has(name) || name === "PRE") {
+        prevText = null;
+        keepLeadingWs = true;
+      } else if (prevText !== null) {
+        keepLeadingWs = false;
+      }
+    }
+    const following = nextNode(prev, node);
+    prev = node;
+    node = following;
+  }
+  if (prevText !== null) {
+    dropTrailingSpace(prevText);
+    if (prevText.data === "") removeNode(prevText as LightNode);
+  }
+}
