@@ -46,8 +46,9 @@ export const SIDE_BOX = /author[-_]*(?:box|bio|info|about|card|details|desc|prof
 
 /**
  * The start of a line that speaks to the reader about the site rather than the story: subscription
- * and newsletter prompts, "follow us", paywall notices, requests for support or feedback, and
- * advertising or affiliate disclosures. Matched only on short blocks (see main-content.ts).
+ * and newsletter prompts, "follow us", paywall notices, requests for support or feedback,
+ * advertising or affiliate disclosures, and the comment area's own lines ("You must be logged in
+ * to post a comment", "Comments are closed"). Matched only on short blocks (see main-content.ts).
  */
 export const READER_PROMPT = new RegExp(
   "^[\\s*¡¿(\\-–—]*(?:" +
@@ -63,6 +64,9 @@ export const READER_PROMPT = new RegExp(
       "newsletter abonnieren\\b", "gefällt (?:dir|ihnen) (?:unser|dieser|der|das)\\b", "unterstützen sie\\b", "verpassen sie (?:keine|nichts)\\b",
       "(?:hat|war) (?:dir|ihnen) (?:der|dieser|unser) (?:artikel|beitrag)\\b", "war (?:der|dieser) (?:artikel|beitrag) (?:nützlich|hilfreich)\\b", "möchten sie (?:den|diesen) (?:artikel|beitrag) teilen\\b",
       "werbung\\b[.:]?", "anzeige\\s*[-–:]", "anzeige\\s*$", "(?:dieser (?:beitrag|artikel) )?enthält (?:werbung|affiliate)", "anzeige, enthält\\b",
+      // The comment area's own lines, where its markup did not mark it
+      "you must be logged in\\b", "log in to (?:comment|reply|post)\\b", "leave a (?:reply|comment)\\b", "comments are closed\\b", "no comments yet\\b", "be the first to comment\\b",
+      "sie müssen (?:sich )?(?:eingeloggt|angemeldet|einloggen|anmelden)\\b", "sie sind (?:aktuell |derzeit )?nicht (?:eingeloggt|angemeldet)\\b", "(?:noch )?keine kommentare\\b", "kommentare sind geschlossen\\b", "schreibe einen kommentar\\b",
       // Spanish, French, Italian, Polish
       "suscr[ií]bete\\b", "s[ií]guenos\\b", "[úu]nete a\\b", "hazte (?:miembro|socio)\\b", "no te pierdas\\b", "ap[óo]yanos\\b",
       "abonnez-vous\\b", "suivez-nous\\b", "inscrivez-vous\\b", "pour lire la suite\\b", "soutenez\\b",

@@ -270,6 +270,8 @@ describe("lines to the reader about the site, inside the article", () => {
       "Gefällt dir unser Magazin? Dann unterstütze uns mit einem Abo.",
       "¡Suscríbete a nuestro boletín y recibe las noticias del día!",
       "Zapraszamy też do subskrypcji naszego kanału.",
+      "Sie müssen sich einloggen, um einen Kommentar zu schreiben.",
+      "Comments are closed.",
     ];
     const out = main(page("Port", `<article><h1>Port</h1>${paragraphs("port", 3)}${prompts.map((p) => `<p>${p}</p>`).join("")}<p><em>- Anzeige -</em></p>${paragraphs("quay", 2)}</article>`));
     expect(out.markdown).toContain("The quay report, paragraph 1");
