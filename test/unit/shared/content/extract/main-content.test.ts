@@ -102,10 +102,10 @@ describe("class 3: link-list labels inside the article, at any depth", () => {
   });
 
   it("drops a teaser line whose label is plain or in italics ('Le puede interesar: <link>', '<em>Czytaj też: <link></em>')", () => {
-    const out = main(article(`<p>Le puede interesar: <a href="/y">Why rivers change their course every century</a></p><p><em>Czytaj też: <a href="/z">Inna historia o rzece i deltach</a></em></p><p>Read <a href="/more">more</a>.</p>`));
+    const out = main(article(`<p>Le puede interesar: <a href="/y">Why rivers change their course every century</a></p><p><em>Czytaj też: <a href="/z">Inna historia o rzece i deltach</a></em></p><p>Read <a href="/more">more</a>.</p><p>Puedes ver: <a href="/v">Otra historia sobre los ríos del norte</a></p>`));
     expect(out.markdown).toContain("The delta report, paragraph 2");
     expect(out.markdown).toContain("Read [more](https://news.example/more).");
-    for (const noise of ["Le puede interesar", "Why rivers change", "Czytaj też", "Inna historia"]) expect(out.markdown).not.toContain(noise);
+    for (const noise of ["Le puede interesar", "Why rivers change", "Czytaj też", "Inna historia", "Puedes ver", "Otra historia"]) expect(out.markdown).not.toContain(noise);
   });
 
   it("keeps a paragraph that merely starts with a bold word and links in its sentence", () => {
