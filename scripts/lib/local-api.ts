@@ -42,6 +42,8 @@ export interface LocalApiOptions {
    * limit (`WEBGATE_FETCH_TIMEOUT_MS`), so every answer, a timeout included, comes within it.
    */
   invocationTimeoutMs?: number;
+  /** Requests handled at once (local-server.ts's `maxConcurrentRequests`); default its cap of 32. */
+  maxConcurrentRequests?: number;
   /**
    * Where /fetch and web_fetch convert pages. Default: worker threads (worker-converter.ts), so
    * that one long conversion does not hold up the other requests on this one event loop.
@@ -139,6 +141,7 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
       port: options.port ?? config.local.port,
       log: options.log,
       invocationTimeoutMs: options.invocationTimeoutMs ?? config.fetch.timeoutMs,
+      ...(options.maxConcurrentRequests === undefined ? {} : { maxConcurrentRequests: options.maxConcurrentRequests }),
     });
   } catch (error) {
     // The emulator (or the client) must not keep the process alive after a failed start.

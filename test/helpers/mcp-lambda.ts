@@ -25,7 +25,9 @@ export interface McpLambdaOptions {
 
 export function createMcpLambda(options: McpLambdaOptions) {
   const telemetry = createMemoryTelemetry();
-  const config = loadConfig({ WEBGATE_TABLE_NAME: options.tableName, WEBGATE_FETCH_TIMEOUT_MS: "5000", ...options.env });
+  // The fetch limit at its 30 s default, as in test/helpers/fetch-app.ts: a wall-clock budget that
+  // a loaded machine must not run out of in a test that is not about it.
+  const config = loadConfig({ WEBGATE_TABLE_NAME: options.tableName, ...options.env });
   const handler = createMcpHandler({
     config,
     dynamo: options.dynamo,

@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { REPO_ROOT } from "../../infra/webgate-stack";
+import { CPU_WORK_TIMEOUT_MS } from "../helpers/cpu-work";
 import { CDK_CONTEXT } from "./synth";
 
 function runApp(context: Record<string, unknown>) {
@@ -19,7 +20,7 @@ function runApp(context: Record<string, unknown>) {
       cwd: REPO_ROOT,
       env: { ...process.env, CDK_CONTEXT_JSON: JSON.stringify({ ...CDK_CONTEXT, "aws:cdk:bundling-stacks": [], ...context }), CDK_OUTDIR: outdir },
       encoding: "utf8",
-      timeout: 60_000,
+      timeout: CPU_WORK_TIMEOUT_MS,
     });
   } finally {
     rmSync(outdir, { recursive: true, force: true });
@@ -27,13 +28,13 @@ function runApp(context: Record<string, unknown>) {
 }
 
 describe("infra/app.ts", () => {
-  it("names the known environments for an unknown one, exit 1, no stack trace", { timeout: 60_000 }, () => {
+  it("names the known environments for an unknown one, exit 1, no stack trace", { timeout: CPU_WORK_TIMEOUT_MS }, () => {
     const run = runApp({ env: "staging" });
     expect(run.status).toBe(1);
     expect(run.stderr.trim()).toBe('Unknown environment "staging": expected one of dev, prod');
   });
 
-  it("lists every invalid setting, exit 1, no stack trace", { timeout: 60_000 }, () => {
+  it("lists every invalid setting, exit 1, no stack trace", { timeout: CPU_WORK_TIMEOUT_MS }, () => {
     const environments = structuredClone(CDK_CONTEXT.environments) as Record<string, Record<string, unknown>>;
     delete environments.prod!.account;
     const run = runApp({ environments });

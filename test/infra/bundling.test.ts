@@ -9,6 +9,7 @@ import { REPO_ROOT } from "../../infra/webgate-stack";
 import { generateArticleHtml } from "../../scripts/lib/article-html";
 import { renderDocument, type RenderInput, type RenderedDocument } from "../../shared/content/render";
 import { PDF_CMAP_DIR, PDF_WORKER_FILE, type readPdf } from "../../shared/content/pdf";
+import { CPU_WORK_TIMEOUT_MS } from "../helpers/cpu-work";
 import { synthFunctionAsset } from "../helpers/function-asset";
 import { bodyLines, textPdf } from "../helpers/pdf-fixtures";
 
@@ -50,7 +51,7 @@ describe("function bundling", () => {
     expect(BUNDLE_FILE_NAME).toBe("index.mjs");
   });
 
-  it("bundles the pinned AWS SDK instead of importing the runtime's copy", async () => {
+  it("bundles the pinned AWS SDK instead of importing the runtime's copy", { timeout: CPU_WORK_TIMEOUT_MS }, async () => {
     const result = await buildFetchHandler();
     const code = result.outputFiles.find((f) => f.path.endsWith(".mjs"))!.text;
     expect(code).not.toMatch(/from\s*"@(aws-sdk|smithy)\//);
@@ -60,7 +61,7 @@ describe("function bundling", () => {
     expect(code.startsWith("import { createRequire as __wgCreateRequire }")).toBe(true);
   });
 
-  it("converts pages through the bundled pipeline exactly as unbundled: the aliased modules are never reached", async () => {
+  it("converts pages through the bundled pipeline exactly as unbundled: the aliased modules are never reached", { timeout: CPU_WORK_TIMEOUT_MS }, async () => {
     const outfile = path.join(REPO_ROOT, "cdk.out", "test-bundle", "render.mjs");
     const built = await build({ ...esbuildOptions(path.join(REPO_ROOT, "shared/content/render.ts"), outfile, REPO_ROOT), metafile: true, logLevel: "silent" });
     const inputs = Object.keys(built.metafile.inputs);
@@ -88,7 +89,7 @@ describe("function bundling", () => {
 });
 
 describe("the PDF reader in the bundle", () => {
-  it("keeps pdf.js out of the fetch handler's bundle", async () => {
+  it("keeps pdf.js out of the fetch handler's bundle", { timeout: CPU_WORK_TIMEOUT_MS }, async () => {
     const built = await buildFetchHandler();
     const inputs = Object.keys(built.metafile.inputs);
     expect(inputs).toContain("shared/content/pdf.ts");
@@ -108,9 +109,9 @@ describe("the PDF reader in the bundle", () => {
     expect(Object.keys(worker.metafile.inputs).some((f) => f.includes("pdfjs-dist/legacy/build/pdf.worker.mjs"))).toBe(true);
     cpSync(path.join(REPO_ROOT, PDF_WORKER_BUNDLE.cMapSource), path.join(dir, PDF_WORKER_BUNDLE.cMapDir), { recursive: true });
     const bundled = (await import(`${pathToFileURL(path.join(dir, "pdf.mjs")).href}?t=${Date.now()}`)) as { readPdf: typeof readPdf };
-    const result = await bundled.readPdf(await textPdf([{ lines: bodyLines(["Read through the bundles."]) }], { title: "Bundled" }), { maxPages: 5, timeoutMs: 20_000, format: "markdown" });
+    const result = await bundled.readPdf(await textPdf([{ lines: bodyLines(["Read through the bundles."]) }], { title: "Bundled" }), { maxPages: 5, timeoutMs: CPU_WORK_TIMEOUT_MS, format: "markdown" });
     expect(result).toMatchObject({ title: "Bundled", content: "<!-- page 1 -->\n\nRead through the bundles.\n", truncated: false });
-  }, 60_000);
+  }, CPU_WORK_TIMEOUT_MS);
 });
 
 describe("the CDK construct and the bench build the same bundle", () => {
@@ -127,7 +128,7 @@ describe("the CDK construct and the bench build the same bundle", () => {
     } finally {
       rmSync(outdir, { recursive: true, force: true });
     }
-  }, 60_000);
+  }, CPU_WORK_TIMEOUT_MS);
 
   it("ships the PDF worker and pdf.js's CMaps in the fetch function's asset", async () => {
     const outdir = mkdtempSync(path.join(os.tmpdir(), "webgate-bundle-"));
@@ -143,5 +144,5 @@ describe("the CDK construct and the bench build the same bundle", () => {
     } finally {
       rmSync(outdir, { recursive: true, force: true });
     }
-  }, 120_000);
+  }, CPU_WORK_TIMEOUT_MS);
 });

@@ -12,6 +12,7 @@ import { BUNDLE_FILE_NAME, esbuildOptions } from "../../infra/bundling";
 import { REPO_ROOT } from "../../infra/webgate-stack";
 import { ENV } from "../../shared/config";
 import { apiGatewayEvent } from "../helpers/apigw-event";
+import { CPU_WORK_TIMEOUT_MS } from "../helpers/cpu-work";
 
 const outfile = path.join(REPO_ROOT, "cdk.out", "test-bundle-mcp", BUNDLE_FILE_NAME);
 
@@ -72,5 +73,5 @@ describe("the /mcp bundle", () => {
     );
     expect(answer.statusCode).toBe(200);
     expect(JSON.parse(answer.body)).toMatchObject({ jsonrpc: "2.0", id: 1, result: { serverInfo: { name: "webgate" }, capabilities: { tools: {} } } });
-  }, 60_000);
+  }, CPU_WORK_TIMEOUT_MS);
 });

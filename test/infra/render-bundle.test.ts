@@ -17,6 +17,7 @@ import * as lambda from "aws-cdk-lib/aws-lambda";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BUNDLE_FILE_NAME } from "../../infra/bundling";
 import { RENDER_NODE_MODULES, REPO_ROOT } from "../../infra/webgate-stack";
+import { CPU_WORK_TIMEOUT_MS } from "../helpers/cpu-work";
 import { synthFunctionAsset } from "../helpers/function-asset";
 
 /** Lambda's limit on a function's unzipped deployment package. */
@@ -38,7 +39,7 @@ beforeAll(() => {
     architecture: lambda.Architecture.X86_64,
     nodeModules: [...RENDER_NODE_MODULES],
   });
-}, 240_000);
+}, CPU_WORK_TIMEOUT_MS);
 
 afterAll(() => {
   if (outdir) rmSync(outdir, { recursive: true, force: true });
@@ -122,5 +123,5 @@ describe("the render function's asset, synthesized", () => {
       error: { code: "address_not_allowed", details: { reason: "link-local" } },
     });
     expect(await invokeAsset({ url: "https://example.com/", waitMs: "soon" })).toMatchObject({ ok: false, error: { code: "invalid_request" } });
-  }, 60_000);
+  }, CPU_WORK_TIMEOUT_MS);
 });

@@ -1,8 +1,10 @@
 /**
  * Faults of /search's dependencies through the whole /search handler: Secrets Manager
  * unreachable, and a provider answering HTML, 429 with Retry-After, 500, or nothing. Each case
- * asserts the error code, an upper bound on the time, no leaked socket or timer, and that the
- * next request works. No key value ever appears in a response or a log line.
+ * asserts the error code, no leaked socket or timer, and that the next request works. No key value
+ * ever appears in a response or a log line. The time each took goes to the reliability summary,
+ * not to an assertion: the invocation has INVOCATION_MS, beyond the test's own time limit, so a
+ * hang fails the test by that limit, and the provider's limit shows in the logged attempt budget.
  */
 import http from "node:http";
 import type { AddressInfo, Socket } from "node:net";
@@ -22,7 +24,8 @@ const SECRET_BRAVE_KEY = "BSA-reliability-secret-key-0b8e44e6";
 const SECRET_ARN = "arn:aws:secretsmanager:us-east-1:123456789012:secret:webgate/reliability-Qx7Pz1";
 // Kept-alive provider connections close after 300 ms idle, so the leak check sees them go.
 const LIMITS = { timeoutMs: 1_000, connectTimeoutMs: 500, maxBytes: 2 * 1024 * 1024, idleConnectionMs: 300 };
-const BOUND_MS = 6_000;
+/** The invocation's remaining time: ten minutes, beyond every test's time limit (60 s). */
+const INVOCATION_MS = 600_000;
 const noDns: Resolver = { resolve: () => Promise.reject(new Error("the stand-ins are addressed by IP literal")) };
 
 const record = figureRecorder("search-faults");
@@ -87,7 +90,7 @@ function searchHandler(env: Record<string, string>, secretsManager?: ReturnType<
   const handler = createSearchHandler({ config, resolver: noDns, limits: LIMITS, telemetry, ...(secretsManager ? { secretsManager } : {}) });
   return async (query = "reliable search"): Promise<{ res: APIGatewayProxyResult; json: any; ms: number }> => {
     const started = performance.now();
-    const res = await handler(apiGatewayEvent({ method: "POST", path: "/search", body: { query } }), lambdaContext());
+    const res = await handler(apiGatewayEvent({ method: "POST", path: "/search", body: { query } }), lambdaContext({ getRemainingTimeInMillis: () => INVOCATION_MS }));
     visible.push(res.body, JSON.stringify(res.headers ?? {}));
     return { res, json: JSON.parse(res.body), ms: performance.now() - started };
   };
@@ -105,7 +108,6 @@ async function survive(
   try {
     outcome = await search();
     expectation(outcome);
-    expect(outcome.ms).toBeLessThan(BOUND_MS);
     await expectNoLeaks(before, { openOriginSockets: open });
     await recover();
     const next = await search();
@@ -155,6 +157,10 @@ describe("provider faults through the /search handler", () => {
     await survive("provider never answers", search(), ({ res, json }) => {
       expect(res.statusCode).toBe(504);
       expect(json.error.code).toBe("provider_timeout");
+      // The one attempt had the provider limit, all of it: the limit, not the invocation's time,
+      // is what ended it.
+      const line = telemetries.at(-1)!.lines.find((l) => l.message === "request")!;
+      expect(line.fields).toMatchObject({ attempt_budgets_ms: String(LIMITS.timeoutMs) });
     }, () => brave.openSockets(), recover);
   });
 });

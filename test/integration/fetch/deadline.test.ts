@@ -169,7 +169,9 @@ describe("a render function that never answers, through the Lambda handler", () 
         apiGatewayEvent({ method: "POST", path: "/fetch", body: { url: "https://slow.example.com/app", render: "always", max_age: 0 } }),
         lambdaContext({ getRemainingTimeInMillis: () => Math.max(0, Math.floor(endsAt - performance.now())) }),
       );
-      expect(performance.now() - started).toBeLessThan(LIMIT_MS);
+      // As above: the 504 itself shows the invocation's limit ended it (both of its sources are
+      // scheduled before that limit); a wall-clock bound at the limit failed on a loaded machine.
+      expect(performance.now() - started).toBeLessThan(NOT_THE_FETCH_LIMIT_MS);
       expect(res.statusCode).toBe(504);
       expect(JSON.parse(res.body).error.code).toBe("upstream_timeout");
       // The invoke itself was aborted: the fetch function does not wait on in the background.

@@ -1,8 +1,10 @@
 import { createHash } from "node:crypto";
 import zlib from "node:zlib";
 import { DeleteItemCommand, ScanCommand, UpdateItemCommand } from "@aws-sdk/client-dynamodb";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { createDynamoClient } from "../../../shared/cache/dynamo-client";
+import { DynamoPageStore } from "../../../shared/cache/dynamo-page-store";
+import { SnapshotCache } from "../../../shared/cache/snapshot-cache";
 import { PAGE_TABLE } from "../../../shared/cache/table";
 import { createTestTable, startTestDynamo, type LocalDynamo } from "../../helpers/dynalite";
 import { html, startFetchApp } from "../../helpers/fetch-app";
@@ -22,6 +24,16 @@ beforeEach(async () => {
   tableName = await createTestTable(dynamo.client);
   app = await startFetchApp({ dynamo: dynamo.client, tableName });
 });
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+/** A prototype's own method as it is before a spy replaces it, to call through from the spy. */
+function original<T extends object, K extends keyof T>(proto: T, name: K): T[K] {
+  let owner: object | null = proto;
+  while (owner !== null && !Object.prototype.hasOwnProperty.call(owner, name)) owner = Object.getPrototypeOf(owner) as object | null;
+  return Object.getOwnPropertyDescriptor(owner ?? proto, name)!.value as T[K];
+}
 
 const ARTICLE = `<!doctype html><html><head><title>Rivers &amp; Lakes</title></head><body>
 <nav><a href="/">Home</a> <a href="/about">About</a></nav>
@@ -389,15 +401,40 @@ describe("/fetch paging and the snapshot store", () => {
   });
 
   it("makes one origin request for 20 concurrent misses of one URL", async () => {
+    // The origin holds its answer until the other 19 calls are waiting for it, shown by events,
+    // not a sleep (a loaded machine may not have started them all within any fixed time): the
+    // origin was asked, all 20 calls entered the cache, and every store lookup they made has
+    // answered, so each call has either joined the running fill or started one of its own.
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
+    let asked = false;
+    let lookupsInFlight = 0;
+    const enteredCalls = () => getPage.mock.calls.length;
+    const releaseWhenAllWait = () => {
+      if (asked && enteredCalls() === 20 && lookupsInFlight === 0) setImmediate(release);
+    };
+    const realGetPage = original(SnapshotCache.prototype, "getPage");
+    const getPage = vi.spyOn(SnapshotCache.prototype, "getPage").mockImplementation(function (this: SnapshotCache, ...args) {
+      const page = realGetPage.apply(this, args);
+      releaseWhenAllWait();
+      return page;
+    });
+    const realFindLatest = original(DynamoPageStore.prototype, "findLatest");
+    vi.spyOn(DynamoPageStore.prototype, "findLatest").mockImplementation(function (this: DynamoPageStore, ...args) {
+      lookupsInFlight += 1;
+      return realFindLatest.apply(this, args).finally(() => {
+        lookupsInFlight -= 1;
+        releaseWhenAllWait();
+      });
+    });
     app.setSite({
       "/slow": (_req, res) => {
+        asked = true;
+        releaseWhenAllWait();
         void gate.then(() => res.writeHead(200, { "content-type": "text/plain" }).end("shared body"));
       },
     });
     const calls = Array.from({ length: 20 }, () => app.post({ url: "https://site.example.com/slow" }));
-    setTimeout(release, 100);
     const results = await Promise.all(calls);
     expect(results.every((r) => r.res.statusCode === 200 && r.json.content === "shared body")).toBe(true);
     expect(app.origin.requests).toHaveLength(1);
