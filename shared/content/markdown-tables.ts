@@ -68,11 +68,14 @@ function alignmentOf(cell: TableNode | null | undefined): string {
   return cell ? (cell.getAttribute("align") || cell.style?.textAlign || "").toLowerCase() : "";
 }
 
+const NEEDS_CELL_ESCAPE = /[\n|]/;
+
 /** The plugin's `cell()`: one cell's Markdown, `index` its position among its row's child nodes. */
 function cellMarkdown(content: string, node: TableNode | null, index: number): string {
   const prefix = index === 0 ? "| " : " ";
-  let filtered = content.trim().replace(/\n\r/g, "<br>").replace(/\n/g, "<br>");
-  filtered = filtered.replace(/\|+/g, "\\|");
+  let filtered = content.trim();
+  // Most cells hold neither a newline nor a pipe: the three replacements would change nothing.
+  if (NEEDS_CELL_ESCAPE.test(filtered)) filtered = filtered.replace(/\n\r/g, "<br>").replace(/\n/g, "<br>").replace(/\|+/g, "\\|");
   while (filtered.length < 3) filtered += " ";
   if (node) {
     // HTML clamps colspan to 1,000 (WHATWG HTML §4.9.11); the plugin did not, and looped as many
@@ -174,7 +177,17 @@ function tableRules(): { rules: Record<string, TurndownService.Rule>; isPlainTab
     return f.columns;
   };
 
+  // Cells are converted in order, so a cell right after the last one looked up is one further
+  // along, without a position map for its row (a table of one-cell rows built one map per row).
+  let lastCell: TableNode | null = null;
+  let lastIndex = -1;
   const indexInRow = (node: TableNode): number => {
+    const index = node.previousSibling === null ? 0 : node.previousSibling === lastCell ? lastIndex + 1 : positionInRow(node);
+    lastCell = node;
+    lastIndex = index;
+    return index;
+  };
+  const positionInRow = (node: TableNode): number => {
     const row = node.parentNode!;
     let positions = rowIndex.get(row);
     if (positions === undefined) {

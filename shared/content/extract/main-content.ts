@@ -1,6 +1,6 @@
 import type { WorkMeter } from "../conversion-deadline";
 import { LightElement, type LightNode, PRUNED_TAGS } from "../light-dom";
-import { ALWAYS_UNLIKELY, AUTHOR_BOX, CREDIT_LINE, INLINE_TAGS, hasClassWord, LINK_LIST_HEADING, MAYBE_CANDIDATE, NEGATIVE, POSITIVE, READER_PROMPT, UNLIKELY_CANDIDATE, UNLIKELY_ROLES } from "./patterns";
+import { ALWAYS_UNLIKELY, CONTENT_HEADER, SIDE_BOX, CREDIT_LINE, INLINE_TAGS, hasClassWord, LINK_LIST_HEADING, MAYBE_CANDIDATE, NEGATIVE, POSITIVE, READER_PROMPT, UNLIKELY_CANDIDATE, UNLIKELY_ROLES } from "./patterns";
 
 /**
  * Main-content extraction over the light tree (docs/content.md, "Main content").
@@ -47,7 +47,7 @@ export interface ExtractResult {
 export const MAIN_CONTENT_PRUNED: ReadonlySet<string> = new Set([...PRUNED_TAGS].filter((t) => t !== "nav" && t !== "aside" && t !== "footer"));
 
 /** Comment threads can be long: their size never makes them a wrapper of the article. */
-const COMMENTS = /comment(?!ary)|disqus|replies/i;
+const COMMENTS = /comment(?!ary)|kommentare|komentarze|disqus|replies/i;
 
 /** Furniture by element name: unlikely as the article, removed from it when small. */
 const FURNITURE_TAGS = new Set(["NAV", "ASIDE", "FOOTER"]);
@@ -99,8 +99,8 @@ const META_LIKE = /byline|author|dateline|date|posted|published|credit|copyright
 const META_MAX_CHARS = 200;
 /** A reader prompt ("Subscribe now…", "Follow us on…") is a line or two. */
 const PROMPT_MAX_CHARS = 300;
-/** An author box (a bio, a photo, links) is a paragraph or two: a longer block so named is more than that. */
-const AUTHOR_BOX_MAX_CHARS = 1500;
+/** An author box (a bio, a photo, links) or a disclaimer is a paragraph or two: a longer block so named is more than that. */
+const SIDE_BOX_MAX_CHARS = 1500;
 
 function emptyStats(): Stats {
   return { chars: 0, linkChars: 0, inlineChars: 0, inlineCommas: 0, commas: 0, sentences: 0, paragraphs: 0, images: 0, listItems: 0, inputs: 0, embeds: 0, headingChars: 0, hasCode: false };
@@ -128,8 +128,17 @@ function addText(s: Stats, text: string): void {
   s.sentences += sentences;
 }
 
-function classAndId(el: LightElement): string {
+/** Taxonomy classes that CMSs put on a post ("tag-comments", "category-sidebar-news"): the post's topics, not its role. */
+const TAXONOMY_CLASS = /(?:^|\s)(?:tag|category)-\S*/g;
+
+/** The class attribute without taxonomy classes. */
+function roleClasses(el: LightElement): string | undefined {
   const cls = el.attributes.class;
+  return cls !== undefined && (cls.includes("tag-") || cls.includes("category-")) ? cls.replace(TAXONOMY_CLASS, " ") : cls;
+}
+
+function classAndId(el: LightElement): string {
+  const cls = roleClasses(el);
   const id = el.attributes.id;
   return cls === undefined ? (id ?? "") : id === undefined ? cls : `${cls} ${id}`;
 }
@@ -137,7 +146,7 @@ function classAndId(el: LightElement): string {
 /** Readability's class weight: ±25 for article and furniture words in class and id. */
 function classWeight(el: LightElement): number {
   let weight = 0;
-  const cls = el.attributes.class;
+  const cls = roleClasses(el);
   const id = el.attributes.id;
   if (cls !== undefined && cls !== "") {
     if (hasClassWord(NEGATIVE, cls)) weight -= 25;
@@ -168,7 +177,7 @@ function isUnlikely(el: LightElement): boolean {
   const match = classAndId(el);
   if (match === "") return false;
   if (hasClassWord(ALWAYS_UNLIKELY, match) && !/article|main|body/i.test(el.attributes.itemprop ?? "")) return true;
-  return hasClassWord(UNLIKELY_CANDIDATE, match) && !hasClassWord(MAYBE_CANDIDATE, match);
+  return hasClassWord(UNLIKELY_CANDIDATE, match) && !hasClassWord(MAYBE_CANDIDATE, match) && !hasClassWord(CONTENT_HEADER, match);
 }
 
 /**
@@ -293,10 +302,11 @@ function markFiltered(body: LightElement, hidden: Set<LightElement>, unlikely: S
   const pageChars = raw.get(body)?.chars ?? 0;
   // Furniture is small beside the page: an element with furniture words that holds a large part of
   // the page's text in sentences is a wrapper ("…share-container" around the article, an unclosed
-  // <aside>), not furniture.
+  // <aside>), not furniture. A list is not a wrapper: a long list of related posts with excerpts
+  // is still related posts.
   const tooBigForFurniture = (el: LightElement) => {
     const s = raw.get(el);
-    return s !== undefined && s.chars > 0.3 * pageChars && s.sentences >= 5 && !hasClassWord(COMMENTS, classAndId(el));
+    return s !== undefined && s.chars > 0.3 * pageChars && s.sentences >= 5 && el.nodeName !== "UL" && el.nodeName !== "OL" && !hasClassWord(COMMENTS, classAndId(el));
   };
   const stack: [LightElement, boolean][] = [[body, false]];
   while (stack.length > 0) {
@@ -390,7 +400,9 @@ function tryExtract(body: LightElement, skipped: Set<LightElement>, relaxed: boo
   // An only child: its parent is the same content with its container's context.
   while (top.parentNode !== null && top.parentNode !== body && elementChildCount(top.parentNode, kept) === 1) top = top.parentNode;
 
-  const nodes = joinSiblings(top, scores, stats, kept);
+  // Siblings joined for their text may be furniture lines themselves (a copyright line after the
+  // article body, a subscription prompt): cleaning looks inside each node, so they are checked here.
+  const nodes = joinSiblings(top, scores, stats, kept).filter((n) => n === top || !isFurnitureBlock(n, stats.get(n) ?? emptyStats()));
   const removed = new Set<LightElement>(skipped);
   let chars = 0;
   let sentences = 0;
@@ -405,32 +417,32 @@ function tryExtract(body: LightElement, skipped: Set<LightElement>, relaxed: boo
 /**
  * Whether `el` introduces a link list: a heading, or a short label block (`<p><strong>Read
  * also</strong></p>`), whose text is a link-list phrase ("head"); or a short teaser line that
- * starts with such a label in bold and is mostly link ("teaser").
+ * starts with such a label (in bold, in italics or plain) and is mostly link ("teaser").
  */
 function isLinkListHead(el: LightElement, s: Stats): "head" | "teaser" | "no" {
   const name = el.nodeName;
   const label = HEADINGS.has(name) ? s.chars < 80 : (name === "P" || name === "DIV") && s.chars < 50 && s.linkChars === 0;
   if (label && LINK_LIST_HEADING.test(textStart(el))) return "head";
   if (name !== "P" || s.chars >= 300 || s.linkChars < 0.3 * s.chars) return "no";
-  const first = firstElement(el);
-  if (first === null || (first.nodeName !== "STRONG" && first.nodeName !== "B")) return "no";
-  // The bold label opens the line: no text before it.
-  for (let n = el.firstChild; n !== null && n !== first; n = n.nextSibling) if (n.nodeType === 3 && n.data.trim() !== "") return "no";
-  return LINK_LIST_HEADING.test(textStart(first)) ? "teaser" : "no";
+  // The line opens with the label, in bold, italics or plain, before its link ("Le puede
+  // interesar: <link>"); a link inside the phrase ("Read <a>more</a>.") is not such a label.
+  return LINK_LIST_HEADING.test(textStart(el, 80, true)) ? "teaser" : "no";
 }
 
 /**
  * The first characters of `el`'s text, whitespace collapsed and trimmed: enough for the prefix
- * patterns (link-list phrases, credit lines). Bounded whatever the subtree holds (huge runs of
- * whitespace, many empty elements), so calling it on every element stays linear.
+ * patterns (link-list phrases, credit lines); with `untilLink`, only the text before the first
+ * link. Bounded whatever the subtree holds (huge runs of whitespace, many empty elements), so
+ * calling it on every element stays linear.
  */
-function textStart(el: LightElement, limit = 80): string {
+function textStart(el: LightElement, limit = 80, untilLink = false): string {
   let out = "";
   let steps = 0;
   const stack: LightNode[] = [];
   for (let n = el.lastChild; n !== null; n = n.previousSibling) stack.push(n);
   while (stack.length > 0 && out.length < limit && steps++ < 200) {
     const n = stack.pop()!;
+    if (untilLink && n.nodeName === "A") break;
     if (n.nodeType === 3) {
       // At most `limit` characters of each text node are looked at.
       out += n.data.slice(0, limit).replace(/\s+/g, " ");
@@ -570,19 +582,31 @@ function isMetaLike(match: string): boolean {
   return meta;
 }
 
+/**
+ * Furniture that sits among the article's own blocks, named by its class or its first words:
+ * page metadata, author boxes and disclaimers, caption/credit/source lines, and lines to the
+ * reader about the site. Checked on every block of the article, and on the siblings joined to it.
+ */
+function isFurnitureBlock(el: LightElement, s: Stats): boolean {
+  const name = el.nodeName;
+  const match = classAndId(el);
+  if (s.chars < META_MAX_CHARS && isMetaLike(match)) return true;
+  if (INLINE.has(name)) return false;
+  if (s.chars < SIDE_BOX_MAX_CHARS && (hasClassWord(SIDE_BOX, match) || /\bauthor\b/i.test(el.attributes.itemprop ?? ""))) return true;
+  if (s.chars === 0) return false;
+  // A short caption, photo credit, source or copyright line, whatever its markup (class 4's policy).
+  if (s.chars < 150 && CREDIT_LINE.test(textStart(el))) return true;
+  // A short line to the reader about the site (subscribe, follow us, paywall notice, ad disclosure).
+  return s.chars < PROMPT_MAX_CHARS && READER_PROMPT.test(textStart(el));
+}
+
 function shouldRemove(el: LightElement, s: Stats, contentScore: number): boolean {
   const name = el.nodeName;
   if (name === "INPUT" || name === "TEXTAREA" || name === "LABEL" || name === "FIGCAPTION") return true;
+  if (isFurnitureBlock(el, s)) return true;
   const weight = classWeight(el);
   // A heading that is all link is a teaser's headline (a list of other stories), not a section title.
   if (HEADINGS.has(name)) return (weight < 0 && s.chars < META_MAX_CHARS) || (s.chars > 0 && s.linkChars >= 0.9 * s.chars);
-  const match = classAndId(el);
-  if (s.chars < META_MAX_CHARS && isMetaLike(match)) return true;
-  if (s.chars < AUTHOR_BOX_MAX_CHARS && !INLINE.has(name) && (hasClassWord(AUTHOR_BOX, match) || /\bauthor\b/i.test(el.attributes.itemprop ?? ""))) return true;
-  // A short caption, photo credit, source or copyright line, whatever its markup (class 4's policy).
-  if (s.chars > 0 && s.chars < 150 && !INLINE.has(name) && CREDIT_LINE.test(textStart(el))) return true;
-  // A short line to the reader about the site (subscribe, follow us, paywall notice, ad disclosure).
-  if (s.chars > 0 && s.chars < PROMPT_MAX_CHARS && !INLINE.has(name) && READER_PROMPT.test(textStart(el))) return true;
   if (!CONDITIONAL.has(name)) return false;
   if (name === "TABLE" && isDataTable(el, s)) return false;
   if (s.hasCode && (name === "PRE" || name === "CODE")) return false;

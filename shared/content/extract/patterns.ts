@@ -7,13 +7,21 @@
 
 /** Elements whose class/id says "not the article" (removed before scoring, unless {@link MAYBE_CANDIDATE} also matches). */
 export const UNLIKELY_CANDIDATE =
-  /-ad-|ai2html|banner|breadcrumb|combx|comment(?!ary)|community|cover-wrap|disqus|extra|footer|gdpr|header|legends|menu|related|remark|replies|rss|shoutbox|sidebar|skyscraper|social|sponsor|supplemental|ad-break|agegate|pagination|pager|popup|yom-remote|cookie|consent|newsletter|subscri|share|sharing|teaser-list|recommend|taboola|outbrain|paywall|login|signup/i;
+  /-ad-|ai2html|banner|breadcrumb|combx|comment(?!ary)|kommentare|komentarze|community|cover-wrap|disqus|extra|footer|gdpr|header|legends|menu|related|remark|replies|rss|shoutbox|sidebar|skyscraper|social|sponsor|supplemental|ad-break|agegate|pagination|pager|popup|yom-remote|cookie|consent|newsletter|subscri|share|sharing|teaser-list|recommend|taboola|outbrain|paywall|login|signup/i;
 
 /** Words that keep an element otherwise matching {@link UNLIKELY_CANDIDATE} ("article-header", "main-menu-content"). */
 export const MAYBE_CANDIDATE = /and|article|body|column|content|main|mathjax|shadow/i;
 
+/**
+ * The header of a recipe or a product rather than of the site: it holds the dish's or the
+ * product's description and facts (servings, times, origin), which are the page's content
+ * ("recipe-header", "productHeader"). Article headers are left to the lead rule (main-content.ts),
+ * which takes their lead and not their kicker, byline and date.
+ */
+export const CONTENT_HEADER = /(?:recipe|product)[-_]*header/i;
+
 /** Furniture words that {@link MAYBE_CANDIDATE} does not rescue ("comments-content", "share-body"). */
-export const ALWAYS_UNLIKELY = /comment(?!ary)|disqus|replies|share|sharing|social|related|recommend|cookie|consent|newsletter|taboola|outbrain/i;
+export const ALWAYS_UNLIKELY = /comment(?!ary)|kommentare|komentarze|disqus|replies|share|sharing|social|related|recommend|cookie|consent|newsletter|taboola|outbrain/i;
 
 /** Roles of page furniture (WAI-ARIA landmark and widget roles). */
 export const UNLIKELY_ROLES: ReadonlySet<string> = new Set(["menu", "menubar", "complementary", "navigation", "alert", "alertdialog", "dialog", "banner", "contentinfo", "search"]);
@@ -23,17 +31,18 @@ export const POSITIVE = /article|body|content|entry|hentry|h-entry|main|page|pos
 
 /** Class/id words of page furniture: lower an element's weight by 25. */
 export const NEGATIVE =
-  /-ad-|hidden|^hid$| hid$| hid |^hid |banner|combx|comment(?!ary)|com-|contact|footer|gdpr|masthead|media|meta|outbrain|promo|related|scroll|share|shoutbox|sidebar|skyscraper|sponsor|shopping|tags|tagcloud|widget|byline|author|dateline|credit|caption|breadcrumb|social|newsletter|teaser|recommend|more-|read-more|also|popular|trending|pagination/i;
+  /-ad-|hidden|^hid$| hid$| hid |^hid |banner|combx|comment(?!ary)|kommentare|komentarze|com-|contact|footer|gdpr|masthead|media|meta|outbrain|promo|related|scroll|share|shoutbox|sidebar|skyscraper|sponsor|shopping|tags|tagcloud|widget|byline|author|dateline|credit|caption|breadcrumb|social|newsletter|teaser|recommend|more-|read-more|also|popular|trending|pagination/i;
 
 /** Text of a heading that introduces link lists rather than article text ("Related articles", "More from"). */
 export const LINK_LIST_HEADING =
   /^(?:related|more (?:from|on|in|stories|articles|news)|read (?:more|also|next)|see also|you (?:may|might) (?:also )?like|recommended|popular|trending|most (?:read|popular|viewed)|latest|tags?|share|follow us|auch interessant|das könnte sie auch interessieren|mehr (?:zum thema|zu|aus|von)|weitere (?:artikel|beiträge|themen|nachrichten|informationen)|verwandte|ähnliche|beliebte|meistgelesen|teilen|schlagwörter|themen|lesen sie auch|à lire aussi|lire aussi|sur le même sujet|articles? similaires?|partager|leer más|te puede interesar|noticias relacionadas|compartir|zobacz (?:też|także|również)|czytaj (?:też|także|również)|podobne|przeczytaj (?:też|także|również)|lust auf mehr|schon gelesen|das könnte (?:dich|sie) (?:auch )?interessieren|empfohlene (?:beiträge|artikel)|weiterführende (?:links|artikel|beiträge)|zum weiterlesen|weiterlesen|mehr themen|letzte (?:artikel|beiträge|nachrichten)|neueste (?:artikel|beiträge)|top[- ]artikel|les plus lus|articles? les plus lus|à découvrir|le puede interesar|también te puede interesar|temas relacionados|lee también|ver también|leggi anche|potrebbe interessarti|articoli correlati|you may have missed)(?![a-z0-9\u00c0-\u024f])/i;
 
 /**
- * Class/id words of an author box (the writer's photo, bio and links beside the article), which
- * may be longer than the metadata lines {@link NEGATIVE} and the byline rule catch.
+ * Class/id words of boxes beside the article's text that can be longer than the metadata lines
+ * {@link NEGATIVE} and the byline rule catch: an author box (the writer's photo, bio and links),
+ * a disclaimer or a disclosure (editorial, advertising, affiliate).
  */
-export const AUTHOR_BOX = /author[-_]*(?:box|bio|info|about|card|details|desc|profile|block|wrap)|about[-_]*(?:the[-_]*)?author|autor(?:en)?[-_]*(?:box|info|bio)|bio[-_]*box/i;
+export const SIDE_BOX = /author[-_]*(?:box|bio|info|about|card|details|desc|profile|block|wrap)|about[-_]*(?:the[-_]*)?author|autor(?:en)?[-_]*(?:box|info|bio)|bio[-_]*box|disclaimer|disclosure/i;
 
 /**
  * The start of a line that speaks to the reader about the site rather than the story: subscription
@@ -75,8 +84,12 @@ export const CREDIT_LINE =
   /^(?:©|\(c\)\s|copyright\b|(?:foto|fotos|bild|bilder|abbildung|abb\.|titelbild|beitragsbild|quelle|quellen|credit|credits|photo|photos|image|images|picture|source|sources|crédits?(?: photos?)?|fuente|źródło|zdjęcie|fot\.)\s*\d*\s*:)/i;
 
 const GLOBAL = new WeakMap<RegExp, RegExp>();
-/** A word in front of a furniture word that negates it ("non-paywall", "without-sidebar"); "nocomments" is the "comments are closed" line itself. */
-const NEGATION = /(?:^|[^a-z0-9])(?:no|non|not|without)[-_]$/i;
+/**
+ * A word in front of a furniture word that negates it ("non-paywall", "without-sidebar") or says the
+ * element holds one ("has-sharing", "with-sidebar"): a layout modifier, not the furniture itself.
+ * "nocomments" (no separator) is the "comments are closed" line itself.
+ */
+const NEGATION = /(?:^|[^a-z0-9])(?:no|non|not|without|has|with)[-_]$/i;
 const isUpper = (c: string | undefined) => c !== undefined && c >= "A" && c <= "Z";
 const isLower = (c: string | undefined) => c !== undefined && c >= "a" && c <= "z";
 
@@ -86,7 +99,8 @@ const isLower = (c: string | undefined) => c !== undefined && c >= "a" && c <= "
  * "mainmenu"), without its two kinds of false match:
  * - a word assembled across a camelCase boundary: "pager" in "APageRoot" (the words "Page" and
  *   "Root"); the match may not end inside a camelCase word that begins within it;
- * - a negated word: "paywall" in "non-paywall", "sidebar" in "without-sidebar".
+ * - a negated or modifier word: "paywall" in "non-paywall", "sidebar" in "no-sidebar" and
+ *   "with-sidebar", "sharing" in "has-sharing" (a header that holds share buttons).
  * Linear in the value's length for each match; the value is short (a class attribute).
  */
 export function hasClassWord(pattern: RegExp, value: string): boolean {

@@ -101,6 +101,13 @@ describe("class 3: link-list labels inside the article, at any depth", () => {
     for (const noise of ["Auch interessant", "Why rivers change", "Czytaj też", "Inna historia"]) expect(out.markdown).not.toContain(noise);
   });
 
+  it("drops a teaser line whose label is plain or in italics ('Le puede interesar: <link>', '<em>Czytaj też: <link></em>')", () => {
+    const out = main(article(`<p>Le puede interesar: <a href="/y">Why rivers change their course every century</a></p><p><em>Czytaj też: <a href="/z">Inna historia o rzece i deltach</a></em></p><p>Read <a href="/more">more</a>.</p>`));
+    expect(out.markdown).toContain("The delta report, paragraph 2");
+    expect(out.markdown).toContain("Read [more](https://news.example/more).");
+    for (const noise of ["Le puede interesar", "Why rivers change", "Czytaj też", "Inna historia"]) expect(out.markdown).not.toContain(noise);
+  });
+
   it("keeps a paragraph that merely starts with a bold word and links in its sentence", () => {
     const out = main(article(`<p><strong>Update:</strong> the <a href="/r">ministry</a> confirmed on Monday, after a long meeting, that the dike will be rebuilt this summer.</p>`));
     expect(out.markdown).toContain("confirmed on Monday, after a long meeting");
@@ -117,6 +124,16 @@ describe("class 4: caption, credit and source lines outside <figure>", () => {
     for (const noise of ["Abbildung 2", "Agentur Müller", "Quelle: Landesregierung", "All rights reserved"]) expect(out.markdown).not.toContain(noise);
     expect(out.markdown).toContain("The source of the flood, the engineers said");
     expect(out.markdown).toContain("![Map](https://news.example/m.png)");
+  });
+});
+
+describe("furniture lines beside the article's body", () => {
+  it("a copyright line or a prompt next to the body is not joined to the article as more of its text", () => {
+    const out = main(page("Floods", `<div class="wrap"><h1>Floods</h1><div class="story">${paragraphs("flood", 5)}</div><p>Sign up for our newsletter, every morning.</p><div class="copyright">© 2020 Example Media Inc. All Rights Reserved.</div><p>The water fell again on Sunday, the mayor said, and the roads opened.</p></div>`));
+    expect(out.markdown).toContain("The flood report, paragraph 4");
+    expect(out.markdown).toContain("The water fell again on Sunday");
+    expect(out.markdown).not.toContain("All Rights Reserved");
+    expect(out.markdown).not.toContain("Sign up for our newsletter");
   });
 });
 
@@ -155,6 +172,16 @@ describe("the article's parts around its best block", () => {
     expect(out.markdown).not.toContain("Subscribe today");
   });
 
+  it("keeps a recipe's or product's header (description, servings), which its class calls a header", () => {
+    const out = main(
+      page("Cake", `<div class="page-header">${links("menu", 6)}</div><div class="recipe"><div class="recipe-header"><div class="recipe-title">Cake</div><div class="recipe-text"><p>The softest cake of the season, with fruit from the garden and a crisp base.</p><p>For 12 pieces, in one hour.</p></div></div>
+        ${paragraphs("baking", 4)}</div>`),
+    );
+    expect(out.markdown).toContain("The softest cake of the season");
+    expect(out.markdown).toContain("The baking report, paragraph 3");
+    expect(out.markdown).not.toContain("menu headline");
+  });
+
   it("keeps a list of short items (ingredients, steps) inside the article", () => {
     const out = main(
       page("Cake", `<article><h1>Cake</h1>${paragraphs("baking", 3)}<h2>Ingredients</h2>
@@ -177,6 +204,12 @@ describe("class names read as words", () => {
     expect(out.markdown).toContain("The paper report, paragraph 1");
     expect(out.markdown).toContain("The box report, paragraph 1");
     expect(out.markdown).not.toContain("menu headline");
+  });
+
+  it("a header that holds share buttons ('has-sharing') keeps its lead; the share bar itself goes", () => {
+    const out = main(page("Heat pumps", `<article><header class="intro has-sharing"><h1>Heat pumps</h1><div class="abstract">Heat pumps are selling as never before, and the trade expects more.</div><div class="sharing"><a href="/s">Share</a></div></header><div class="body">${paragraphs("pump", 4)}</div></article>`));
+    expect(out.markdown).toContain("Heat pumps are selling as never before");
+    expect(out.markdown).not.toContain("Share");
   });
 
   it("a negated furniture word ('non-paywall') does not make the article furniture; the paywall box itself goes", () => {
@@ -203,7 +236,7 @@ describe("page metadata inside the article", () => {
   });
 });
 
-describe("author boxes", () => {
+describe("author boxes and disclaimers", () => {
   const bio = "Ann Writer has reported on gardens, bees and the weather for twenty years, and she lives with two cats by the river. She also teaches, writes books, and answers every letter.";
   it("drops an author box by its class or its itemprop, bio paragraphs and all", () => {
     for (const box of [`<div class="post-author__bio"><img src="/ann.jpg" alt="Ann"><p>${bio}</p><p>${bio}</p></div>`, `<section class="box" itemprop="author" itemscope><h3>Ann Writer</h3><div itemprop="description"><p>${bio}</p></div></section>`]) {
@@ -211,6 +244,13 @@ describe("author boxes", () => {
       expect(out.markdown).toContain("The bee report, paragraph 3");
       expect(out.markdown).not.toContain("twenty years");
     }
+  });
+
+  it("drops an editorial or affiliate disclaimer box, a few paragraphs long", () => {
+    const note = "The advertising note below does not apply to the story above, which was written by our newsroom, independently, without payment of any kind.";
+    const out = main(page("Bees", `<article><h1>Bees</h1>${paragraphs("bee", 4)}<div class="editorial-disclaimer"><p>${note}</p><p>${note}</p></div><p class="aawp-disclaimer">${note}</p></article>`));
+    expect(out.markdown).toContain("The bee report, paragraph 3");
+    expect(out.markdown).not.toContain("advertising note");
   });
 
   it("keeps the article when only its byline names the author inline", () => {
@@ -250,6 +290,25 @@ describe("furniture elements", () => {
   it("an unclosed <aside> before the article does not swallow it", () => {
     const out = main(page("Story", `<aside class="promo"><a href="/x">Promo</a><div><article><h1>Story</h1>${paragraphs("aside", 5)}</article></div>`));
     expect(out.markdown).toContain("The aside report, paragraph 4");
+  });
+
+  it("a long list of related posts with their excerpts is not taken for a wrapper of the article", () => {
+    const related = Array.from({ length: 6 }, (_, i) => `<li><a href="/r/${i}">Related post ${i}</a><small>${sentence("excerpt", i)} ${sentence("excerpt", i + 50)}</small></li>`).join("");
+    const out = main(page("Story", `<div class="entry">${paragraphs("main", 4)}<ul class="related_post">${related}</ul></div>`));
+    expect(out.markdown).toContain("The main report, paragraph 3");
+    expect(out.markdown).not.toContain("The excerpt report");
+  });
+
+  it("a German comment thread ('kommentare') is a comment thread too", () => {
+    const out = main(page("Story", `<main>${paragraphs("main", 5)}</main><div class="kommentare"><div class="eintrag"><p>${"Ein toller Beitrag, danke, wirklich. ".repeat(20)}</p></div></div>`));
+    expect(out.markdown).toContain("The main report, paragraph 4");
+    expect(out.markdown).not.toContain("Ein toller Beitrag");
+  });
+
+  it("a post's taxonomy classes ('tag-comments', 'category-sidebar-news') name its topics, not furniture", () => {
+    const out = main(page("Story", `<div class="menu">${links("menu", 6)}</div><div class="wrap"><div class="post hentry tag-comments category-sidebar-news">${paragraphs("tagged", 8)}</div></div><div class="wrap"><div class="promo-box">${paragraphs("other", 3)}</div></div><div id="comments"><p>${"First! Great post, really, thanks. ".repeat(20)}</p></div>`));
+    expect(out.markdown).toContain("The tagged report, paragraph 7");
+    expect(out.markdown).not.toContain("First! Great post");
   });
 
   it("navigation, footers and comment threads around the article are left out", () => {

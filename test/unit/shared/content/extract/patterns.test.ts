@@ -21,6 +21,9 @@ describe("hasClassWord: furniture words in class and id values", () => {
     [UNLIKELY_CANDIDATE, "site__main--no-sidebar", false],
     [UNLIKELY_CANDIDATE, "layout without_sidebar", false],
     [UNLIKELY_CANDIDATE, "row non-paywall paywall-box", true],
+    [UNLIKELY_CANDIDATE, "intro has-sharing", false],
+    [UNLIKELY_CANDIDATE, "layout with-sidebar", false],
+    [UNLIKELY_CANDIDATE, "sharing-bar", true],
     [UNLIKELY_CANDIDATE, "", false],
   ])("%s on %j is %s", (pattern, value, expected) => {
     expect(hasClassWord(pattern, value)).toBe(expected);
