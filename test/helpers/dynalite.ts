@@ -17,12 +17,20 @@ export function startTestDynamo(tableName = "webgate-test"): Promise<LocalDynamo
   return startLocalDynamo({ tableName });
 }
 
-/** Creates another table on the same emulator (tests stay independent without restarts). */
+/**
+ * Creates another table on the same emulator (tests stay independent without restarts). The
+ * call gets a request limit of its own far above the client's fail-fast 2 s: set-up is not under
+ * test, and on a loaded machine dynalite took longer than 2 s to create a table (the retry then
+ * failed with ResourceInUseException, the first attempt having succeeded after all).
+ */
 export async function createTestTable(client: DynamoDBClient): Promise<string> {
   const tableName = `t-${randomBytes(6).toString("hex")}`;
-  await client.send(new CreateTableCommand(createTableInput(tableName)));
+  await client.send(new CreateTableCommand(createTableInput(tableName)), { requestTimeout: SETUP_REQUEST_TIMEOUT_MS });
   return tableName;
 }
+
+/** The request limit of test set-up calls to the emulator. */
+const SETUP_REQUEST_TIMEOUT_MS = 60_000;
 
 /** One command a {@link recordingClient} sent. */
 export interface RecordedCall {
