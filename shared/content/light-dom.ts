@@ -166,6 +166,12 @@ export class LightElement extends LightBase {
   private cachedChildren: LightElement[] | undefined;
   private cachedRows: LightElement[] | undefined;
   private cacheEpoch = -1;
+  /**
+   * The element's number in the main-content extractor's walks (shared/content/extract/main-content.ts),
+   * which keeps its figures in typed arrays indexed by it rather than in maps and objects per
+   * element; -1 until a walk numbers it. Declared here so every element has it from construction.
+   */
+  walkIndex = -1;
 
   constructor(localName: string, attributes: Record<string, string>) {
     super();

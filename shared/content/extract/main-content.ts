@@ -108,8 +108,153 @@ function emptyStats(): Stats {
   return { chars: 0, linkChars: 0, inlineChars: 0, inlineCommas: 0, commas: 0, sentences: 0, paragraphs: 0, images: 0, listItems: 0, inputs: 0, embeds: 0, headingChars: 0, hasCode: false };
 }
 
-/** Counts a text node's non-space characters, commas and sentence ends into `s`. */
-function addText(s: Stats, text: string): void {
+/**
+ * The figures of every element one walk measured, in typed arrays indexed by the element's
+ * `walkIndex` (numbered once, by the first walk over the page): no map and no object per element,
+ * which on a page of hundreds of thousands of elements were most of the extraction's time
+ * (lookups, and the garbage collector moving the figures of every walk). An element has figures
+ * in the table when its stamp is the table's generation: {@link reset} starts the next walk
+ * without clearing anything.
+ */
+class FiguresTable {
+  chars: Int32Array;
+  linkChars: Int32Array;
+  inlineChars: Int32Array;
+  inlineCommas: Int32Array;
+  commas: Int32Array;
+  sentences: Int32Array;
+  paragraphs: Int32Array;
+  images: Int32Array;
+  listItems: Int32Array;
+  inputs: Int32Array;
+  embeds: Int32Array;
+  headingChars: Int32Array;
+  hasCode: Uint8Array;
+  stamp: Int32Array;
+  generation = 1;
+  /** Elements numbered so far (by {@link number}). */
+  size = 0;
+
+  constructor(capacity: number) {
+    this.chars = new Int32Array(capacity);
+    this.linkChars = new Int32Array(capacity);
+    this.inlineChars = new Int32Array(capacity);
+    this.inlineCommas = new Int32Array(capacity);
+    this.commas = new Int32Array(capacity);
+    this.sentences = new Int32Array(capacity);
+    this.paragraphs = new Int32Array(capacity);
+    this.images = new Int32Array(capacity);
+    this.listItems = new Int32Array(capacity);
+    this.inputs = new Int32Array(capacity);
+    this.embeds = new Int32Array(capacity);
+    this.headingChars = new Int32Array(capacity);
+    this.hasCode = new Uint8Array(capacity);
+    this.stamp = new Int32Array(capacity);
+  }
+
+  /** Gives `el` the next number, growing the arrays as needed (the first walk, over the whole page). */
+  number(el: LightElement): void {
+    if (this.size === this.stamp.length) this.grow(Math.max(1024, 2 * this.size));
+    el.walkIndex = this.size++;
+  }
+
+  private grow(capacity: number): void {
+    const wider = <T extends Int32Array | Uint8Array>(a: T): T => {
+      const out = new (a.constructor as new (n: number) => T)(capacity);
+      out.set(a);
+      return out;
+    };
+    this.chars = wider(this.chars);
+    this.linkChars = wider(this.linkChars);
+    this.inlineChars = wider(this.inlineChars);
+    this.inlineCommas = wider(this.inlineCommas);
+    this.commas = wider(this.commas);
+    this.sentences = wider(this.sentences);
+    this.paragraphs = wider(this.paragraphs);
+    this.images = wider(this.images);
+    this.listItems = wider(this.listItems);
+    this.inputs = wider(this.inputs);
+    this.embeds = wider(this.embeds);
+    this.headingChars = wider(this.headingChars);
+    this.hasCode = wider(this.hasCode);
+    this.stamp = wider(this.stamp);
+  }
+
+  /** Forgets every element's figures: the next walk starts. */
+  reset(): void {
+    this.generation++;
+  }
+
+  /** Whether the element numbered `i` was measured in this walk. */
+  holds(i: number): boolean {
+    return i >= 0 && i < this.stamp.length && this.stamp[i] === this.generation;
+  }
+
+  /** `el`'s figures from this walk, or undefined when this walk did not measure it. */
+  get(el: LightElement): Figures | undefined {
+    const i = el.walkIndex;
+    return this.holds(i) ? new FiguresView(this, i) : undefined;
+  }
+}
+
+/** Read-only figures of one element. */
+type Figures = Readonly<Stats>;
+
+/** One element's figures read from a {@link FiguresTable}: valid until the table's next walk measures the element again. */
+class FiguresView implements Figures {
+  constructor(
+    private readonly table: FiguresTable,
+    private readonly i: number,
+  ) {}
+
+  get chars(): number {
+    return this.table.chars[this.i]!;
+  }
+  get linkChars(): number {
+    return this.table.linkChars[this.i]!;
+  }
+  get inlineChars(): number {
+    return this.table.inlineChars[this.i]!;
+  }
+  get inlineCommas(): number {
+    return this.table.inlineCommas[this.i]!;
+  }
+  get commas(): number {
+    return this.table.commas[this.i]!;
+  }
+  get sentences(): number {
+    return this.table.sentences[this.i]!;
+  }
+  get paragraphs(): number {
+    return this.table.paragraphs[this.i]!;
+  }
+  get images(): number {
+    return this.table.images[this.i]!;
+  }
+  get listItems(): number {
+    return this.table.listItems[this.i]!;
+  }
+  get inputs(): number {
+    return this.table.inputs[this.i]!;
+  }
+  get embeds(): number {
+    return this.table.embeds[this.i]!;
+  }
+  get headingChars(): number {
+    return this.table.headingChars[this.i]!;
+  }
+  get hasCode(): boolean {
+    return this.table.hasCode[this.i] === 1;
+  }
+}
+
+/** What {@link countText} counted in the last text it was given. */
+let textChars = 0;
+let textCommas = 0;
+let textSentences = 0;
+
+/** Counts a text node's non-space characters, commas and sentence ends (into textChars, textCommas, textSentences). */
+function countText(text: string): void {
   let chars = 0;
   let commas = 0;
   let sentences = 0;
@@ -123,11 +268,9 @@ function addText(s: Stats, text: string): void {
     } else if (c === 0x3002 || c === 0xff01 || c === 0xff1f) sentences++;
     else if (c > 0x2b && COMMA.test(text[i]!)) commas++;
   }
-  s.chars += chars;
-  s.inlineChars += chars;
-  s.commas += commas;
-  s.inlineCommas += commas;
-  s.sentences += sentences;
+  textChars = chars;
+  textCommas = commas;
+  textSentences = sentences;
 }
 
 /** Taxonomy classes that CMSs put on a post ("tag-comments", "category-sidebar-news"): the post's topics, not its role. */
@@ -209,36 +352,71 @@ function postOrder(root: LightElement, skip: (el: LightElement) => boolean, visi
   }
 }
 
-/** Gathers `el`'s figures from its text and its kept children's figures. */
-function measure(el: LightElement, stats: Map<LightElement, Stats>, kept: (child: LightElement) => boolean): Stats {
-  const s = emptyStats();
+/**
+ * Gathers `el`'s figures from its text and its kept children's figures (measured before it in
+ * this walk of `t`) into `t`, and returns its number there.
+ */
+function measure(el: LightElement, t: FiguresTable, kept: (child: LightElement) => boolean): number {
+  let chars = 0;
+  let linkChars = 0;
+  let inlineChars = 0;
+  let inlineCommas = 0;
+  let commas = 0;
+  let sentences = 0;
+  let paragraphs = 0;
+  let images = 0;
+  let listItems = 0;
+  let inputs = 0;
+  let embeds = 0;
+  let headingChars = 0;
+  let hasCode = false;
   for (let n: LightNode | null = el.firstChild; n !== null; n = n.nextSibling) {
     if (n.nodeType === 3) {
-      addText(s, n.data);
+      countText(n.data);
+      chars += textChars;
+      inlineChars += textChars;
+      commas += textCommas;
+      inlineCommas += textCommas;
+      sentences += textSentences;
       continue;
     }
     if (!kept(n)) continue;
-    const c = stats.get(n);
-    if (c === undefined) continue;
+    const j = n.walkIndex;
+    if (!t.holds(j)) continue;
     const name = n.nodeName;
-    s.chars += c.chars;
-    s.linkChars += name === "A" ? c.chars : c.linkChars;
-    s.sentences += c.sentences;
-    s.commas += c.commas;
-    s.paragraphs += c.paragraphs + (name === "P" && c.chars > 0 ? 1 : 0);
-    s.images += c.images + (name === "IMG" ? 1 : 0);
-    s.listItems += c.listItems + (name === "LI" ? 1 : 0);
-    s.inputs += c.inputs + (name === "INPUT" || name === "TEXTAREA" ? 1 : 0);
-    s.embeds += c.embeds + (name === "VIDEO" || name === "AUDIO" || name === "PICTURE" ? 1 : 0);
-    s.headingChars += HEADINGS.has(name) ? c.chars : c.headingChars;
-    s.hasCode ||= c.hasCode || name === "PRE" || name === "CODE" || name === "TABLE";
+    const cChars = t.chars[j]!;
+    chars += cChars;
+    linkChars += name === "A" ? cChars : t.linkChars[j]!;
+    sentences += t.sentences[j]!;
+    commas += t.commas[j]!;
+    paragraphs += t.paragraphs[j]! + (name === "P" && cChars > 0 ? 1 : 0);
+    images += t.images[j]! + (name === "IMG" ? 1 : 0);
+    listItems += t.listItems[j]! + (name === "LI" ? 1 : 0);
+    inputs += t.inputs[j]! + (name === "INPUT" || name === "TEXTAREA" ? 1 : 0);
+    embeds += t.embeds[j]! + (name === "VIDEO" || name === "AUDIO" || name === "PICTURE" ? 1 : 0);
+    headingChars += HEADINGS.has(name) ? cChars : t.headingChars[j]!;
+    hasCode ||= t.hasCode[j] === 1 || name === "PRE" || name === "CODE" || name === "TABLE";
     if (INLINE.has(name)) {
-      s.inlineChars += c.inlineChars;
-      s.inlineCommas += c.inlineCommas;
+      inlineChars += t.inlineChars[j]!;
+      inlineCommas += t.inlineCommas[j]!;
     }
   }
-  stats.set(el, s);
-  return s;
+  const i = el.walkIndex;
+  t.chars[i] = chars;
+  t.linkChars[i] = linkChars;
+  t.inlineChars[i] = inlineChars;
+  t.inlineCommas[i] = inlineCommas;
+  t.commas[i] = commas;
+  t.sentences[i] = sentences;
+  t.paragraphs[i] = paragraphs;
+  t.images[i] = images;
+  t.listItems[i] = listItems;
+  t.inputs[i] = inputs;
+  t.embeds[i] = embeds;
+  t.headingChars[i] = headingChars;
+  t.hasCode[i] = hasCode ? 1 : 0;
+  t.stamp[i] = t.generation;
+  return i;
 }
 
 interface Attempt {
@@ -276,14 +454,19 @@ let activeMeter: WorkMeter | undefined;
 function extract(body: LightElement, options: ExtractOptions): ExtractResult {
   const hidden = new Set<LightElement>();
   const unlikely = new Set<LightElement>();
-  const raw = new Map<LightElement, Stats>();
-  postOrder(body, () => false, (el) => measure(el, raw, () => true));
+  const raw = new FiguresTable(0);
+  postOrder(body, () => false, (el) => {
+    raw.number(el);
+    measure(el, raw, () => true);
+  });
   markFiltered(body, hidden, unlikely, raw);
+  // One table for the attempts' walks and their cleaning, each starting it afresh.
+  const work = new FiguresTable(raw.size);
 
   let best: Attempt | null = null;
   let firstScores = new Map<LightElement, number>();
   for (const relaxed of [false, true]) {
-    const attempt = tryExtract(body, relaxed ? hidden : new Set([...hidden, ...unlikely]), relaxed, unlikely);
+    const attempt = tryExtract(body, relaxed ? hidden : new Set([...hidden, ...unlikely]), relaxed, unlikely, work);
     if (attempt === null) continue;
     if (!relaxed) firstScores = attempt.scores;
     if (best === null || attempt.chars > best.chars) best = attempt;
@@ -292,7 +475,7 @@ function extract(body: LightElement, options: ExtractOptions): ExtractResult {
   if (best === null || best.chars < MIN_CHARS || best.sentences < MIN_SENTENCES) {
     // No article with enough text and sentences of its own: the page cleaned of furniture, if that
     // has enough text and more than the article.
-    const page = cleanPage(body, hidden, unlikely, firstScores);
+    const page = cleanPage(body, hidden, unlikely, firstScores, work);
     if (page.chars >= MIN_CHARS && page.chars > (best?.chars ?? 0)) best = page;
   }
   if (best === null || best.chars === 0) return { element: null, reason: "no_text" };
@@ -300,7 +483,7 @@ function extract(body: LightElement, options: ExtractOptions): ExtractResult {
 }
 
 /** Pre-order: hidden elements, and furniture by class/id/role (not inside tables or code). */
-function markFiltered(body: LightElement, hidden: Set<LightElement>, unlikely: Set<LightElement>, raw: Map<LightElement, Stats>): void {
+function markFiltered(body: LightElement, hidden: Set<LightElement>, unlikely: Set<LightElement>, raw: FiguresTable): void {
   const pageChars = raw.get(body)?.chars ?? 0;
   // Furniture is small beside the page: an element with furniture words that holds a large part of
   // the page's text in sentences is a wrapper ("…share-container" around the article, an unclosed
@@ -330,8 +513,8 @@ function markFiltered(body: LightElement, hidden: Set<LightElement>, unlikely: S
   }
 }
 
-function tryExtract(body: LightElement, skipped: Set<LightElement>, relaxed: boolean, unlikely: Set<LightElement>): Attempt | null {
-  const stats = new Map<LightElement, Stats>();
+function tryExtract(body: LightElement, skipped: Set<LightElement>, relaxed: boolean, unlikely: Set<LightElement>, stats: FiguresTable): Attempt | null {
+  stats.reset();
   const scores = new Map<LightElement, number>();
   const kept = (el: LightElement) => !skipped.has(el);
   const initScore = (el: LightElement) => {
@@ -343,15 +526,16 @@ function tryExtract(body: LightElement, skipped: Set<LightElement>, relaxed: boo
     return s;
   };
   postOrder(body, (el) => skipped.has(el), (el) => {
-    const s = measure(el, stats, kept);
+    const i = measure(el, stats, kept);
     if (INLINE.has(el.nodeName) || el === body) return;
     // What Readability scores as a paragraph: these elements with all their text, and any other
     // block with its own (inline) text, as Readability turns such a <div> into a <p>.
     const whole = WHOLE_TEXT_PARAGRAPHS.has(el.nodeName);
-    const chars = whole ? s.chars : s.inlineChars;
-    const commas = whole ? s.commas : s.inlineCommas;
+    const chars = whole ? stats.chars[i]! : stats.inlineChars[i]!;
+    const commas = whole ? stats.commas[i]! : stats.inlineCommas[i]!;
     if (chars < 25) return;
-    if (s.linkChars > 0 && s.linkChars > 0.66 * s.chars && commas < 2) return;
+    const linkChars = stats.linkChars[i]!;
+    if (linkChars > 0 && linkChars > 0.66 * stats.chars[i]! && commas < 2) return;
     const contentScore = 1 + Math.min(commas, 30) + Math.min(Math.floor(chars / 100), 3);
     let level = 0;
     for (let a = el.parentNode; a !== null && level < 5; a = a.parentNode, level++) {
@@ -409,7 +593,7 @@ function tryExtract(body: LightElement, skipped: Set<LightElement>, relaxed: boo
   let chars = 0;
   let sentences = 0;
   for (const node of nodes) {
-    const s = cleanSubtree(node, removed, unlikely, relaxed, scores);
+    const s = cleanSubtree(node, removed, unlikely, relaxed, scores, stats);
     chars += s.chars;
     sentences += s.sentences;
   }
@@ -421,7 +605,7 @@ function tryExtract(body: LightElement, skipped: Set<LightElement>, relaxed: boo
  * also</strong></p>`), whose text is a link-list phrase ("head"); or a short teaser line that
  * starts with such a label (in bold, in italics or plain) and is mostly link ("teaser").
  */
-function isLinkListHead(el: LightElement, s: Stats): "head" | "teaser" | "no" {
+function isLinkListHead(el: LightElement, s: Figures): "head" | "teaser" | "no" {
   const name = el.nodeName;
   const label = HEADINGS.has(name) ? s.chars < 80 : (name === "P" || name === "DIV") && s.chars < 50 && s.linkChars === 0;
   if (label && LINK_LIST_HEADING.test(textStart(el))) return "head";
@@ -479,7 +663,7 @@ function elementChildCount(el: LightElement, kept: (el: LightElement) => boolean
 }
 
 /** The top candidate and the siblings that look like more of the article (Readability's rule). */
-function joinSiblings(top: LightElement, scores: Map<LightElement, number>, stats: Map<LightElement, Stats>, kept: (el: LightElement) => boolean): LightElement[] {
+function joinSiblings(top: LightElement, scores: Map<LightElement, number>, stats: FiguresTable, kept: (el: LightElement) => boolean): LightElement[] {
   const parent = top.parentNode;
   if (parent === null) return [top];
   const topScore = scores.get(top) ?? 0;
@@ -510,7 +694,7 @@ function joinSiblings(top: LightElement, scores: Map<LightElement, number>, stat
 }
 
 /** A table that holds data rather than layout (Readability's rule, simplified). */
-function isDataTable(el: LightElement, s: Stats): boolean {
+function isDataTable(el: LightElement, s: Figures): boolean {
   if (el.attributes.role === "presentation") return false;
   let rows = 0;
   let cells = 0;
@@ -536,13 +720,20 @@ function isDataTable(el: LightElement, s: Stats): boolean {
  * returns the subtree's figures after cleaning. Linear: each element is measured once, from its
  * already-cleaned children.
  */
-function cleanSubtree(root: LightElement, removed: Set<LightElement>, unlikely: Set<LightElement>, relaxed: boolean, scores: Map<LightElement, number>): Stats {
-  const stats = new Map<LightElement, Stats>();
+function cleanSubtree(
+  root: LightElement,
+  removed: Set<LightElement>,
+  unlikely: Set<LightElement>,
+  relaxed: boolean,
+  scores: Map<LightElement, number>,
+  stats: FiguresTable,
+): { chars: number; sentences: number } {
+  stats.reset();
   const kept = (el: LightElement) => !removed.has(el);
   // Headings that introduce link lists ("Related", "Lesen Sie auch"), at any depth.
   const listHeads = new Set<LightElement>();
   postOrder(root, (el) => removed.has(el), (el) => {
-    const s = measure(el, stats, kept);
+    const s = new FiguresView(stats, measure(el, stats, kept));
     if (el === root) return;
     const head = isLinkListHead(el, s);
     if (head !== "no") {
@@ -565,8 +756,9 @@ function cleanSubtree(root: LightElement, removed: Set<LightElement>, unlikely: 
     if ((relaxed && unlikely.has(el) && s.chars < 4 * META_MAX_CHARS) || shouldRemove(el, s, scores.get(el) ?? 0)) removed.add(el);
   });
   const s = stats.get(root) ?? emptyStats();
+  const figures = { chars: s.chars, sentences: s.sentences };
   dropLinkListTails(root, removed, stats);
-  return s;
+  return figures;
 }
 
 /**
@@ -589,7 +781,7 @@ function isMetaLike(match: string): boolean {
  * page metadata, author boxes and disclaimers, caption/credit/source lines, and lines to the
  * reader about the site. Checked on every block of the article, and on the siblings joined to it.
  */
-function isFurnitureBlock(el: LightElement, s: Stats): boolean {
+function isFurnitureBlock(el: LightElement, s: Figures): boolean {
   const name = el.nodeName;
   const match = classAndId(el);
   if (s.chars < META_MAX_CHARS && isMetaLike(match)) return true;
@@ -602,7 +794,7 @@ function isFurnitureBlock(el: LightElement, s: Stats): boolean {
   return s.chars < PROMPT_MAX_CHARS && READER_PROMPT.test(textStart(el));
 }
 
-function shouldRemove(el: LightElement, s: Stats, contentScore: number): boolean {
+function shouldRemove(el: LightElement, s: Figures, contentScore: number): boolean {
   const name = el.nodeName;
   if (name === "INPUT" || name === "TEXTAREA" || name === "LABEL" || name === "FIGCAPTION") return true;
   if (isFurnitureBlock(el, s)) return true;
@@ -637,7 +829,7 @@ function shouldRemove(el: LightElement, s: Stats, contentScore: number): boolean
  * A heading that introduces a link list ("Related", "More from …") at the top level of the
  * article goes with the link-heavy block after it; trailing headings with nothing after them go.
  */
-function dropLinkListTails(root: LightElement, removed: Set<LightElement>, stats: Map<LightElement, Stats>): void {
+function dropLinkListTails(root: LightElement, removed: Set<LightElement>, stats: FiguresTable): void {
   let last: LightElement | null = null;
   for (let n = root.firstChild; n !== null; n = n.nextSibling) {
     if (n.nodeType !== 1 || removed.has(n)) continue;
@@ -663,14 +855,14 @@ function dropLinkListTails(root: LightElement, removed: Set<LightElement>, stats
 }
 
 /** The whole page, cleaned of furniture and link-dense blocks: the fallback when no article is enough. */
-function cleanPage(body: LightElement, hidden: Set<LightElement>, unlikely: Set<LightElement>, scores: Map<LightElement, number>): Attempt {
+function cleanPage(body: LightElement, hidden: Set<LightElement>, unlikely: Set<LightElement>, scores: Map<LightElement, number>, stats: FiguresTable): Attempt {
   const removed = new Set<LightElement>([...hidden, ...unlikely]);
-  const s = cleanSubtree(body, removed, unlikely, false, scores);
+  const s = cleanSubtree(body, removed, unlikely, false, scores, stats);
   return { nodes: [body], removed, chars: s.chars, sentences: s.sentences, scores, reason: "page_cleaned" };
 }
 
 /** Builds the result element: the attempt's nodes without what cleaning removed, title heading first. */
-function materialize(attempt: Attempt, body: LightElement, title: string, raw: Map<LightElement, Stats>): LightElement {
+function materialize(attempt: Attempt, body: LightElement, title: string, raw: FiguresTable): LightElement {
   const isTitle = titleMatcher(title);
   const heading = attempt.reason === "page_cleaned" ? null : titleHeading(body, attempt, isTitle);
   const lead = attempt.reason === "page_cleaned" ? [] : leadBlocks(body, attempt, raw, isTitle);
@@ -721,7 +913,7 @@ function previousOf(n: LightNode, stop: LightElement, budget: { steps: number })
  * metadata (bylines, dates, captions) are passed over. Returns the blocks in document order.
  * Bounded: at most {@link LEAD_WALK} steps, whatever the page's shape.
  */
-function leadBlocks(body: LightElement, attempt: Attempt, raw: Map<LightElement, Stats>, isTitle: (text: string) => boolean): LightElement[] {
+function leadBlocks(body: LightElement, attempt: Attempt, raw: FiguresTable, isTitle: (text: string) => boolean): LightElement[] {
   const first = attempt.nodes[0];
   if (first === undefined || first === body) return [];
   // The walk starts at the article's first kept text: an article header that cleaning removed
@@ -764,7 +956,7 @@ function leadBlocks(body: LightElement, attempt: Attempt, raw: Map<LightElement,
   return [];
 }
 
-function isLeadLike(el: LightElement, s: Stats): boolean {
+function isLeadLike(el: LightElement, s: Figures): boolean {
   if (INLINE.has(el.nodeName) || s.inlineChars < 0.7 * s.chars || s.linkChars > 0.2 * s.chars) return false;
   const match = classAndId(el);
   if (isMetaLike(match)) return false;
