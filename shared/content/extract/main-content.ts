@@ -787,11 +787,13 @@ function isFurnitureBlock(el: LightElement, s: Figures): boolean {
   if (s.chars < META_MAX_CHARS && isMetaLike(match)) return true;
   if (INLINE.has(name)) return false;
   if (s.chars < SIDE_BOX_MAX_CHARS && (hasClassWord(SIDE_BOX, match) || /\bauthor\b/i.test(el.attributes.itemprop ?? ""))) return true;
-  if (s.chars === 0) return false;
+  if (s.chars === 0 || s.chars >= PROMPT_MAX_CHARS) return false;
+  // The first words, gathered once for both tests below (every small block of an article is checked).
+  const start = textStart(el);
   // A short caption, photo credit, source or copyright line, whatever its markup (class 4's policy).
-  if (s.chars < 150 && CREDIT_LINE.test(textStart(el))) return true;
+  if (s.chars < 150 && CREDIT_LINE.test(start)) return true;
   // A short line to the reader about the site (subscribe, follow us, paywall notice, ad disclosure).
-  return s.chars < PROMPT_MAX_CHARS && READER_PROMPT.test(textStart(el));
+  return READER_PROMPT.test(start);
 }
 
 function shouldRemove(el: LightElement, s: Figures, contentScore: number): boolean {
