@@ -327,28 +327,34 @@ function isUnlikely(el: LightElement): boolean {
 
 /**
  * Post-order walk of `root`'s element subtree, children before parents, not descending into
- * elements for which `skip` is true (they are not visited either). Iterative: no recursion depth.
+ * elements for which `skip` is true (they are not visited either). `skip` is asked once about each
+ * child, before the child's subtree is walked. Iterative over the sibling and parent links: no
+ * recursion depth and no stack to grow.
  */
 function postOrder(root: LightElement, skip: (el: LightElement) => boolean, visit: (el: LightElement) => void): void {
-  const stack: LightElement[] = [root];
-  const expanded: boolean[] = [false];
-  while (stack.length > 0) {
+  let el = deepestFirst(root, skip);
+  for (;;) {
     activeMeter?.tick();
-    const top = stack.length - 1;
-    const el = stack[top]!;
-    if (expanded[top]) {
-      stack.pop();
-      expanded.pop();
-      visit(el);
-      continue;
-    }
-    expanded[top] = true;
-    for (let n = el.lastChild; n !== null; n = n.previousSibling) {
-      if (n.nodeType === 1 && !skip(n)) {
-        stack.push(n);
-        expanded.push(false);
-      }
-    }
+    visit(el);
+    if (el === root) return;
+    const next = nextKept(el.nextSibling, skip);
+    el = next === null ? el.parentNode! : deepestFirst(next, skip);
+  }
+}
+
+/** The first element from `n` on among its siblings for which `skip` is false. */
+function nextKept(n: LightNode | null, skip: (el: LightElement) => boolean): LightElement | null {
+  for (; n !== null; n = n.nextSibling) if (n.nodeType === 1 && !skip(n)) return n;
+  return null;
+}
+
+/** Where a post-order walk of `el`'s subtree starts: down the first kept children to one without any. */
+function deepestFirst(el: LightElement, skip: (el: LightElement) => boolean): LightElement {
+  for (;;) {
+    activeMeter?.tick();
+    const child = nextKept(el.firstChild, skip);
+    if (child === null) return el;
+    el = child;
   }
 }
 
