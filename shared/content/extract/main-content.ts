@@ -472,7 +472,10 @@ function extract(body: LightElement, options: ExtractOptions): ExtractResult {
   let best: Attempt | null = null;
   let firstScores = new Map<LightElement, number>();
   for (const relaxed of [false, true]) {
-    const attempt = tryExtract(body, relaxed ? hidden : new Set([...hidden, ...unlikely]), relaxed, unlikely, work);
+    // With no furniture found, the relaxed attempt would be the strict one again (the same elements
+    // skipped, nothing to weigh down): the same article or none, never a longer one.
+    if (relaxed && unlikely.size === 0) break;
+    const attempt = tryExtract(body, relaxed ? hidden : new Set([...hidden, ...unlikely]), relaxed, unlikely, raw, work);
     if (attempt === null) continue;
     if (!relaxed) firstScores = attempt.scores;
     if (best === null || attempt.chars > best.chars) best = attempt;
@@ -519,8 +522,10 @@ function markFiltered(body: LightElement, hidden: Set<LightElement>, unlikely: S
   }
 }
 
-function tryExtract(body: LightElement, skipped: Set<LightElement>, relaxed: boolean, unlikely: Set<LightElement>, stats: FiguresTable): Attempt | null {
-  stats.reset();
+function tryExtract(body: LightElement, skipped: Set<LightElement>, relaxed: boolean, unlikely: Set<LightElement>, raw: FiguresTable, work: FiguresTable): Attempt | null {
+  // Nothing skipped: every element's figures are the page's own, measured already.
+  const stats = skipped.size === 0 ? raw : work;
+  if (stats === work) work.reset();
   const scores = new Map<LightElement, number>();
   const kept = (el: LightElement) => !skipped.has(el);
   const initScore = (el: LightElement) => {
@@ -532,7 +537,7 @@ function tryExtract(body: LightElement, skipped: Set<LightElement>, relaxed: boo
     return s;
   };
   postOrder(body, (el) => skipped.has(el), (el) => {
-    const i = measure(el, stats, kept);
+    const i = stats === raw ? el.walkIndex : measure(el, stats, kept);
     if (INLINE.has(el.nodeName) || el === body) return;
     // What Readability scores as a paragraph: these elements with all their text, and any other
     // block with its own (inline) text, as Readability turns such a <div> into a <p>.
@@ -599,7 +604,7 @@ function tryExtract(body: LightElement, skipped: Set<LightElement>, relaxed: boo
   let chars = 0;
   let sentences = 0;
   for (const node of nodes) {
-    const s = cleanSubtree(node, removed, unlikely, relaxed, scores, stats);
+    const s = cleanSubtree(node, removed, unlikely, relaxed, scores, work);
     chars += s.chars;
     sentences += s.sentences;
   }
