@@ -26,9 +26,11 @@ export default defineConfig({
         // loopback DNS server cannot bring about (a fulfilled empty answer, a CNAME query
         // cancelled between its answer and the abort check).
         "shared/guard/dns-resolver.ts": { branches: 89, functions: 100, lines: 100, statements: 97 },
-        // The HTTP clients and the dialer: every line; the branches left are socket races
-        // (an attempt that connects after another won, a TLS error without a code).
-        "shared/http/**/*.ts": { branches: 88, functions: 96, lines: 99, statements: 95 },
+        // The HTTP clients, the keep-alive pool and the dialer: every line and function; the
+        // branches left are socket races (a Happy Eyeballs attempt that connects after another
+        // won) and defaults Node never leaves to them (a socket error without a code, a header
+        // whose value is undefined, a non-Error thrown by http.request).
+        "shared/http/**/*.ts": { branches: 95, functions: 100, lines: 100, statements: 98 },
       },
     },
     projects: [

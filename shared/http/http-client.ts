@@ -176,7 +176,7 @@ export function exchange(connection: Connection, request: HttpExchange, decompre
         decoder?.destroy();
         req.destroy();
         close();
-        reject(error);
+        reject(error instanceof Error ? error : new Error(String(error)));
       } else {
         // Guarded: one exchange per connection, nothing pooled, so nothing can be reused by a
         // later request to another host. Pooled: Node's http frees a socket whose body was read
@@ -235,7 +235,8 @@ export function exchange(connection: Connection, request: HttpExchange, decompre
     });
     req.on("response", (res) => {
       responded = true;
-      const status = res.statusCode ?? 0;
+      // Always set on a client's response (the parser read the status line).
+      const status = res.statusCode!;
       const responseHeaders = flattenHeaders(res.headers);
       keepAlive = responseHeaders["keep-alive"];
       if (status >= 300 && status < 400) {
@@ -394,7 +395,6 @@ function incomplete(): WebgateError {
 
 function connectionError(error: Error & { code?: string }, signal: AbortSignal): WebgateError {
   if (signal.aborted) return timeoutError(signal);
-  if (error instanceof WebgateError) return error;
   // HTTP parser errors (malformed chunked encoding, oversized headers) and resets: the origin
   // broke the exchange. The parser's code says how, without any address.
   const code = typeof error.code === "string" ? ` (${error.code})` : "";

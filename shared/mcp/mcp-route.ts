@@ -6,8 +6,10 @@
  *
  * Per request: the API Gateway event becomes a Web `Request`, a fresh server and transport
  * (stateless transports cannot be reused) answer it, and their `Response` becomes the proxy
- * result. Everything JSON-RPC (parse errors, unknown methods, schema failures, batches,
- * notifications) is the SDK's; this file only adds what sits around the transport:
+ * result. Everything JSON-RPC (parse errors, unknown methods, tool argument failures, batches,
+ * notifications) is the SDK's, except invalid params of a served method (request-params.ts:
+ * -32602, where the SDK answers -32603 with its validator's dump); this file only adds what sits
+ * around the transport:
  * - methods other than POST answer 405 (stateless, JSON only: no SSE stream on GET, no session
  *   to DELETE), before the transport could open a stream that would hold the function;
  * - an `Origin` check where the caller configures one (the local server: a browser page on
@@ -31,6 +33,7 @@ import { headerOf } from "../middleware/parse-request";
 import { createPowertoolsTelemetry, type Telemetry } from "../observability/telemetry";
 import { createSearchRunner } from "../search/search-route";
 import { createMcpServer } from "./mcp-server";
+import { answerInvalidParams } from "./request-params";
 
 /** Largest JSON-RPC body read; tool calls are a few hundred bytes. Larger bodies get 413. */
 export const MAX_MCP_BODY_BYTES = 65_536;
@@ -120,6 +123,8 @@ export function createMcpHandler(deps: McpRouteDeps): ApiHandler {
       // its answer; only their kind goes to the log line, never the body.
       transport.onerror = (error) => ctx.addLogFields({ rpc_error: error.message.slice(0, 120) });
       await server.connect(transport);
+      // Invalid params of a served method: -32602 with a short message, not the SDK's -32603.
+      answerInvalidParams(transport, (method) => ctx.addLogFields({ rpc_error: `invalid params (${method})` }));
       // Inside the request's own deadline (shared/deadline.ts), with time kept to answer.
       const deadline = ctx.deadline.within({ reserveMs: DEADLINE_MARGIN_MS, maxMs: maxRequestMs });
       try {

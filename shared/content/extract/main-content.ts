@@ -1,6 +1,8 @@
 import type { WorkMeter } from "../conversion-deadline";
 import { LightElement, type LightNode, PRUNED_TAGS } from "../light-dom";
-import { ALWAYS_UNLIKELY, CONTENT_HEADER, SIDE_BOX, CREDIT_LINE, INLINE_TAGS, hasClassWord, LINK_LIST_HEADING, MAYBE_CANDIDATE, NEGATIVE, POSITIVE, READER_PROMPT, UNLIKELY_CANDIDATE, UNLIKELY_ROLES } from "./patterns";
+import {
+  ALWAYS_UNLIKELY, CONTENT_HEADER, CREDIT_LINE, INLINE_TAGS, LINK_LIST_HEADING, MAYBE_CANDIDATE, NEGATIVE, POSITIVE, READER_PROMPT, SIDE_BOX, UNLIKELY_CANDIDATE, UNLIKELY_ROLES, hasClassWord,
+} from "./patterns";
 
 /**
  * Main-content extraction over the light tree (docs/content.md, "Main content").

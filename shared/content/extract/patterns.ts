@@ -35,7 +35,7 @@ export const NEGATIVE =
 
 /** Text of a heading that introduces link lists rather than article text ("Related articles", "More from"). */
 export const LINK_LIST_HEADING =
-  /^(?:related|more (?:from|on|in|stories|articles|news)|read (?:more|also|next)|see also|you (?:may|might) (?:also )?like|recommended|popular|trending|most (?:read|popular|viewed)|latest|tags?|share|follow us|auch interessant|das könnte sie auch interessieren|mehr (?:zum thema|zu|aus|von)|weitere (?:artikel|beiträge|themen|nachrichten|informationen)|verwandte|ähnliche|beliebte|meistgelesen|teilen|schlagwörter|themen|lesen sie auch|à lire aussi|lire aussi|sur le même sujet|articles? similaires?|partager|leer más|te puede interesar|noticias relacionadas|compartir|zobacz (?:też|także|również)|czytaj (?:też|także|również)|podobne|przeczytaj (?:też|także|również)|lust auf mehr|schon gelesen|das könnte (?:dich|sie) (?:auch )?interessieren|empfohlene (?:beiträge|artikel)|weiterführende (?:links|artikel|beiträge)|zum weiterlesen|weiterlesen|mehr themen|letzte (?:artikel|beiträge|nachrichten)|neueste (?:artikel|beiträge)|top[- ]artikel|les plus lus|articles? les plus lus|à découvrir|le puede interesar|también te puede interesar|temas relacionados|lee también|ver también|leggi anche|potrebbe interessarti|articoli correlati|you may have missed)(?![a-z0-9\u00c0-\u024f])/i;
+  /^(?:related|more (?:from|on|in|stories|articles|news)|read (?:more|also|next)|see also|you (?:may|might) (?:also )?like|recommended|popular|trending|most (?:read|popular|viewed)|latest|tags?|share|follow us|auch interessant|das könnte sie auch interessieren|mehr (?:zum thema|zu|aus|von)|weitere (?:artikel|beiträge|themen|nachrichten|informationen)|verwandte|ähnliche|beliebte|meistgelesen|teilen|schlagwörter|themen|lesen sie auch|à lire aussi|lire aussi|sur le même sujet|articles? similaires?|partager|leer más|te puede interesar|noticias relacionadas|compartir|zobacz (?:też|także|również)|czytaj (?:też|także|również)|podobne|przeczytaj (?:też|także|również)|lust auf mehr|schon gelesen|das könnte (?:dich|sie) (?:auch )?interessieren|empfohlene (?:beiträge|artikel)|weiterführende (?:links|artikel|beiträge)|zum weiterlesen|weiterlesen|mehr themen|letzte (?:artikel|beiträge|nachrichten)|neueste (?:artikel|beiträge)|top[- ]artikel|les plus lus|articles? les plus lus|à découvrir|le puede interesar|también te puede interesar|temas relacionados|lee también|ver también|leggi anche|potrebbe interessarti|articoli correlati|you may have missed|puedes ver|te recomendamos|mira también|lea también|también lea|voir aussi|à voir aussi|lire également|das thema könnte (?:dich|sie) auch interessieren|dieses thema könnte (?:dich|sie) auch interessieren)(?![a-z0-9\u00c0-\u024f])/i;
 
 /**
  * Class/id words of boxes beside the article's text that can be longer than the metadata lines
@@ -46,8 +46,9 @@ export const SIDE_BOX = /author[-_]*(?:box|bio|info|about|card|details|desc|prof
 
 /**
  * The start of a line that speaks to the reader about the site rather than the story: subscription
- * and newsletter prompts, "follow us", paywall notices, requests for support or feedback, and
- * advertising or affiliate disclosures. Matched only on short blocks (see main-content.ts).
+ * and newsletter prompts, "follow us", paywall notices, requests for support or feedback,
+ * advertising or affiliate disclosures, and the comment area's own lines ("You must be logged in
+ * to post a comment", "Comments are closed"). Matched only on short blocks (see main-content.ts).
  */
 export const READER_PROMPT = new RegExp(
   "^[\\s*¡¿(\\-–—]*(?:" +
@@ -63,6 +64,9 @@ export const READER_PROMPT = new RegExp(
       "newsletter abonnieren\\b", "gefällt (?:dir|ihnen) (?:unser|dieser|der|das)\\b", "unterstützen sie\\b", "verpassen sie (?:keine|nichts)\\b",
       "(?:hat|war) (?:dir|ihnen) (?:der|dieser|unser) (?:artikel|beitrag)\\b", "war (?:der|dieser) (?:artikel|beitrag) (?:nützlich|hilfreich)\\b", "möchten sie (?:den|diesen) (?:artikel|beitrag) teilen\\b",
       "werbung\\b[.:]?", "anzeige\\s*[-–:]", "anzeige\\s*$", "(?:dieser (?:beitrag|artikel) )?enthält (?:werbung|affiliate)", "anzeige, enthält\\b",
+      // The comment area's own lines, where its markup did not mark it
+      "you must be logged in\\b", "log in to (?:comment|reply|post)\\b", "leave a (?:reply|comment)\\b", "comments are closed\\b", "no comments yet\\b", "be the first to comment\\b",
+      "sie müssen (?:sich )?(?:eingeloggt|angemeldet|einloggen|anmelden)\\b", "sie sind (?:aktuell |derzeit )?nicht (?:eingeloggt|angemeldet)\\b", "(?:noch )?keine kommentare\\b", "kommentare sind geschlossen\\b", "schreibe einen kommentar\\b",
       // Spanish, French, Italian, Polish
       "suscr[ií]bete\\b", "s[ií]guenos\\b", "[úu]nete a\\b", "hazte (?:miembro|socio)\\b", "no te pierdas\\b", "ap[óo]yanos\\b",
       "abonnez-vous\\b", "suivez-nous\\b", "inscrivez-vous\\b", "pour lire la suite\\b", "soutenez\\b",

@@ -1,11 +1,12 @@
 import type { Socket } from "node:net";
+import type { TLSSocket } from "node:tls";
 import zlib from "node:zlib";
 import { afterEach, describe, expect, it } from "vitest";
 import type { WebgateError } from "../../../shared/errors";
-import { createHttpClient } from "../../../shared/http/http-client";
+import { createHttpClient, createSlotLimiter } from "../../../shared/http/http-client";
 import type { HttpRequest } from "../../../shared/http/types";
 import { TEST_CA, startOrigin, startRawOrigin, type Origin } from "../../helpers/origin";
-import { codeOf } from "../../helpers/expect-error";
+import { codeOf, expectWebgateError } from "../../helpers/expect-error";
 import { checkedAddresses, createTestDialer } from "../../helpers/test-dialer";
 
 const LOOPBACK = await checkedAddresses("127.0.0.1");
@@ -329,6 +330,28 @@ describe("net dialer: TLS verifies the URL's host name on the checked address", 
     expect(await codeOf(tlsClient.request(req("https://example.com/", { addresses: PUBLIC })))).toBe("connect_failed");
   });
 
+  it("sends no SNI for an IP-literal host and verifies the certificate for the address (RFC 6066 §3)", async () => {
+    let servername: unknown = "not seen";
+    const o = await origin((request, res) => {
+      servername = (request.socket as TLSSocket).servername;
+      res.end("secure");
+    }, { tls: true });
+    const tlsClient = createHttpClient({ dialer: createTestDialer({ ca: TEST_CA, route: () => ({ host: "127.0.0.1", port: o.port }) }) });
+    expect((await tlsClient.request(req(`https://127.0.0.1:${o.port}/`))).body.toString()).toBe("secure");
+    expect(servername).toBe(false);
+  });
+
+  it("bounds the TLS handshake: connect_failed after the connect timeout, upstream_timeout when the signal fires first", async () => {
+    // Accepts the connection and never answers the ClientHello.
+    const silent = await raw(() => undefined);
+    const dialer = createTestDialer({ ca: TEST_CA, route: () => ({ host: "127.0.0.1", port: silent.port }) });
+    const tlsClient = createHttpClient({ dialer });
+    const slow = await expectWebgateError(tlsClient.request(req("https://www.example.com/", { addresses: PUBLIC, connectTimeoutMs: 50 })));
+    expect(slow.code).toBe("connect_failed");
+    expect(slow.message).toBe("The TLS handshake with the origin failed.");
+    expect(await codeOf(tlsClient.request(req("https://www.example.com/", { addresses: PUBLIC, signal: AbortSignal.timeout(50) })))).toBe("upstream_timeout");
+  });
+
   it("tries the next checked address when one does not answer", async () => {
     const o = await origin((_req, res) => res.end("second"));
     const dead = await raw(() => undefined);
@@ -338,5 +361,89 @@ describe("net dialer: TLS verifies the URL's host name on the checked address", 
     const c = createHttpClient({ dialer });
     const res = await c.request(req("http://example.com/", { addresses: await checkedAddresses("93.184.215.14", "93.184.215.15") }));
     expect(res.body.toString()).toBe("second");
+  });
+});
+
+describe("http client: edges", () => {
+  it("answers upstream_timeout for a signal that has already fired, without connecting", async () => {
+    const o = await origin((_req, res) => res.end("ok"));
+    const fired = new AbortController();
+    fired.abort();
+    expect(await codeOf(client.request(req(o.base, { signal: fired.signal })))).toBe("upstream_timeout");
+    expect(o.connections).toBe(0);
+  });
+
+  it("joins a repeated header (Set-Cookie, which Node keeps as a list) with a comma", async () => {
+    const o = await origin((_req, res) => {
+      res.setHeader("Set-Cookie", ["a=1", "b=2"]);
+      res.end("ok");
+    });
+    expect((await client.request(req(o.base))).headers["set-cookie"]).toBe("a=1, b=2");
+  });
+
+  it("inflates a deflate body that arrives a byte, then pieces, at a time", async () => {
+    const text = "webgate ".repeat(2_000);
+    const deflated = zlib.deflateSync(Buffer.from(text));
+    const o = await origin((_req, res) => {
+      res.writeHead(200, { "Content-Encoding": "deflate" });
+      // Chunked: each write is its own chunk, and the parser hands each on as its own piece.
+      res.write(deflated.subarray(0, 1));
+      res.write(deflated.subarray(1, 40));
+      res.end(deflated.subarray(40));
+    });
+    expect((await client.request(req(o.base))).body.toString()).toBe(text);
+  });
+
+  it.each([
+    ["a single byte", Buffer.from([0x78])],
+    ["a zlib header and garbage", Buffer.concat([Buffer.from([0x78, 0x9c]), Buffer.from("not deflate at all, not at all")])],
+  ])("answers decode_failed for a deflate body of %s", async (_label, body) => {
+    const o = await origin((_req, res) => res.writeHead(200, { "Content-Encoding": "deflate" }).end(body));
+    expect(await codeOf(client.request(req(o.base)))).toBe("decode_failed");
+  });
+
+  it("gives back a decompression slot it is granted after its exchange already failed", async () => {
+    const slots = createSlotLimiter(1);
+    const hold = await slots.acquire(new AbortController().signal);
+    const o = await raw((socket) =>
+      socket.once("data", () => {
+        socket.write("HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: 100\r\n\r\n");
+        socket.destroy();
+      }),
+    );
+    const limited = createHttpClient({ decompression: slots });
+    // The connection breaks while the exchange waits for the slot: it fails at once.
+    expect(await codeOf(limited.request(req(o.base)))).toBe("connect_failed");
+    expect(slots.waiting).toBe(1);
+    hold();
+    expect(slots.waiting).toBe(0);
+    // The grant reaches the failed exchange as a promise continuation, which gives it back.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(slots.active).toBe(0);
+    expect(slots.peak).toBe(1);
+  });
+});
+
+describe("createSlotLimiter", () => {
+  it("counts a release once however often it is called, and refuses an aborted signal at once", async () => {
+    const slots = createSlotLimiter(1);
+    const release = await slots.acquire(new AbortController().signal);
+    release();
+    release();
+    expect(slots.active).toBe(0);
+    const both = [await slots.acquire(new AbortController().signal)];
+    expect(slots.active).toBe(1);
+    const fired = new AbortController();
+    fired.abort();
+    await expect(slots.acquire(fired.signal)).rejects.toThrow("aborted");
+    const waiting = new AbortController();
+    const queued = slots.acquire(waiting.signal);
+    expect(slots.waiting).toBe(1);
+    waiting.abort();
+    await expect(queued).rejects.toThrow("aborted");
+    expect(slots.waiting).toBe(0);
+    both[0]!();
+    expect(slots.active).toBe(0);
+    expect(slots.size).toBe(1);
   });
 });

@@ -11,12 +11,13 @@ import { once } from "node:events";
 import type { Duplex } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Resolver } from "../../../shared/guard/dns-resolver";
+import { createHttpClient } from "../../../shared/http/http-client";
 import { createNetDialer } from "../../../shared/http/net-dialer";
 import { createTrustedHttpClient } from "../../../shared/http/trusted-http-client";
 import type { Dialer, HttpExchange } from "../../../shared/http/types";
 import { codeOf } from "../../helpers/expect-error";
 import { TEST_CA, startOrigin, type Origin } from "../../helpers/origin";
-import { createTestDialer } from "../../helpers/test-dialer";
+import { checkedAddresses, createTestDialer } from "../../helpers/test-dialer";
 
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -180,6 +181,11 @@ describe("trusted client: keep-alive", () => {
     expect(resolved).toBe(1);
     expect(bodies).toEqual(["GET ", "POST one", "GET ", "POST two"]);
     expect(trusted.pool.stats(`http://provider.test:${port}`)).toEqual({ open: 1, idle: 1, waiting: 0 });
+    // The guarded client (caller URLs) never keeps one: each exchange asks to close its own.
+    const guarded = createHttpClient();
+    const addresses = await checkedAddresses("127.0.0.1");
+    for (let i = 0; i < 2; i += 1) expect(await text(guarded.request({ ...req(`http://127.0.0.1:${port}/`), addresses }))).toBe("GET close");
+    expect(connections).toBe(3);
   });
 
   it("drops a connection the server closed while it was idle, and sends the next request (a POST, received once) on a new one", async () => {

@@ -6,7 +6,7 @@
 import { createHash } from "node:crypto";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { CallToolResultSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { startLocalApi, type LocalApi } from "../../../scripts/lib/local-api";
@@ -242,6 +242,23 @@ describe("MCP over npm start's server, with the SDK client", () => {
     });
     expect(res.status).toBe(400);
     expect(await res.json()).toMatchObject({ jsonrpc: "2.0", error: { code: -32700 } });
+  });
+
+  it("answers a tools/call without params, over HTTP, with -32602 Invalid params and a short message", async () => {
+    const post = (body: unknown) =>
+      fetch(`${api.url}/mcp`, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "x-api-key": "key-one", "mcp-protocol-version": "2025-06-18" },
+        body: JSON.stringify(body),
+      });
+    const res = await post({ jsonrpc: "2.0", id: 41, method: "tools/call" });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ jsonrpc: "2.0", id: 41, error: { code: -32602, message: "Invalid params for tools/call: params: expected object, received undefined" } });
+    const noName = await post({ jsonrpc: "2.0", id: 42, method: "tools/call", params: { arguments: { url: "https://example.com/" } } });
+    expect(await noName.json()).toMatchObject({ id: 42, error: { code: -32602, message: "Invalid params for tools/call: params.name: expected string, received undefined" } });
+    // The SDK's own client, sending the same request, gets it as an McpError.
+    const client = await connect();
+    await expect(client.request({ method: "tools/call" }, CallToolResultSchema)).rejects.toMatchObject({ code: -32602 });
   });
 
   it("writes one log line per MCP request with the tool and its outcome", async () => {

@@ -5,7 +5,7 @@
 import { createHash } from "node:crypto";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { CallToolResultSchema, ErrorCode, McpError, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { systemResolver } from "../../../shared/guard/guarded-lookup";
 import { createTestTable, startTestDynamo, type LocalDynamo } from "../../helpers/dynalite";
@@ -163,6 +163,51 @@ describe("the /mcp Lambda handler with raw events", () => {
     const unknown = await lambda.invoke({ method: "POST", headers: MCP_POST_HEADERS, body: { jsonrpc: "2.0", id: 3, method: "no/such/method" } });
     expect(unknown.statusCode).toBe(200);
     expect(JSON.parse(unknown.body)).toMatchObject({ id: 3, error: { code: -32601 } });
+  });
+
+  it("answers invalid params of a served method with -32602 and a short message, never -32603 with the validator's dump", async () => {
+    const headers = { ...MCP_POST_HEADERS, "mcp-protocol-version": "2025-06-18" };
+    const cases: Array<[{ jsonrpc: string; id: number; method: string; params?: unknown }, string]> = [
+      [{ jsonrpc: "2.0", id: 1, method: "tools/call" }, "Invalid params for tools/call: params: expected object, received undefined"],
+      [{ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: 5 } }, "Invalid params for tools/call: params.name: expected string, received number"],
+      [{ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "web_fetch", arguments: [] } }, "Invalid params for tools/call: params.arguments: expected record, received array"],
+      [{ jsonrpc: "2.0", id: 4, method: "tools/list", params: { cursor: 5 } }, "Invalid params for tools/list: params.cursor: expected string, received number"],
+      [{ jsonrpc: "2.0", id: 5, method: "initialize" }, "Invalid params for initialize: params: expected object, received undefined"],
+    ];
+    for (const [body, message] of cases) {
+      const res = await lambda.invoke({ method: "POST", headers, body });
+      expect(res.statusCode).toBe(200);
+      const json = JSON.parse(res.body);
+      expect(json).toEqual({ jsonrpc: "2.0", id: body.id, error: { code: -32602, message } });
+      expect(res.body).not.toContain("invalid_type");
+    }
+    expect(lambda.telemetry.lines.at(-1)!.fields).toMatchObject({ route: "mcp", status: 200, rpc_error: "invalid params (initialize)" });
+    // In a batch, the invalid request gets its error and the others their answers.
+    const batch = await lambda.invoke({
+      method: "POST",
+      headers: { ...headers, "mcp-protocol-version": "2025-03-26" },
+      body: [
+        { jsonrpc: "2.0", id: "ok", method: "tools/list" },
+        { jsonrpc: "2.0", id: "bad", method: "tools/call", params: {} },
+      ],
+    });
+    const answers = JSON.parse(batch.body) as Array<{ id: string; result?: { tools: unknown[] }; error?: { code: number } }>;
+    expect(answers.find((a) => a.id === "ok")?.result?.tools).toHaveLength(2);
+    expect(answers.find((a) => a.id === "bad")?.error?.code).toBe(-32602);
+    // A method the server does not serve stays "method not found", whatever its params.
+    const unserved = await lambda.invoke({ method: "POST", headers, body: { jsonrpc: "2.0", id: 6, method: "resources/list", params: { cursor: 5 } } });
+    expect(JSON.parse(unserved.body)).toMatchObject({ id: 6, error: { code: -32601 } });
+  });
+
+  it("the SDK's own client gets the -32602 as an McpError for a tools/call it sends without params", async () => {
+    const error = await client.request({ method: "tools/call" }, CallToolResultSchema).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(McpError);
+    expect(error).toMatchObject({ code: ErrorCode.InvalidParams, message: "MCP error -32602: Invalid params for tools/call: params: expected object, received undefined" });
+    // The connection is fine after it.
+    expect((await client.listTools()).tools).toHaveLength(2);
   });
 
   it("answers a request whose own batch cancels it before the deadline instead of hanging", async () => {

@@ -243,13 +243,3 @@ describe("POST /search handler (keys from Secrets Manager)", () => {
     expect(sm.calls()).toBe(0);
   });
 });
-
-describe("functions/search/handler.ts", () => {
-  it("builds the handler at cold start from the environment, and it answers API Gateway events", async () => {
-    const { handler } = await import("../../../functions/search/handler");
-    // Refused by the schema: answered without any provider or secret.
-    const result = await handler(apiGatewayEvent({ method: "POST", path: "/search", body: { query: "x" } }), lambdaContext());
-    expect(result.statusCode).toBe(400);
-    expect(JSON.parse(result.body)).toMatchObject({ error: { code: "invalid_request", field: "query" } });
-  });
-});

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { resolvePolicy } from "../../../../shared/guard/policy";
-import type { AddressClass } from "../../../../shared/guard";
-import { ADDRESS_REFUSAL_DESCRIPTIONS, ADDRESS_REFUSALS, classifyAddress } from "../../../../shared/guard";
+import type { AddressClass } from "../../../../shared/guard/address-policy";
+import { ADDRESS_REFUSAL_DESCRIPTIONS, ADDRESS_REFUSALS, classifyAddress } from "../../../../shared/guard/address-policy";
 import { canonicalAddress, isLoopbackAddress } from "../../../../shared/guard/address-policy";
 import { loadDnsVectors } from "../../../helpers/ssrf-vectors";
 

@@ -1,9 +1,9 @@
 import type { LookupAddress } from "node:dns";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { WebgateError } from "../../../../shared/errors";
-import type { AddressRefusal, GuardPolicy } from "../../../../shared/guard";
-import { ADDRESS_REFUSAL_DESCRIPTIONS } from "../../../../shared/guard";
-import { resolveChecked, resolvePolicy, systemResolver } from "../../../../shared/guard";
+import { ADDRESS_REFUSAL_DESCRIPTIONS, type AddressRefusal } from "../../../../shared/guard/address-policy";
+import { resolveChecked, systemResolver } from "../../../../shared/guard/guarded-lookup";
+import { resolvePolicy, type GuardPolicy } from "../../../../shared/guard/policy";
 import { createLookupResolver } from "../../../../shared/guard/guarded-lookup";
 import type { FakeStep } from "../../../helpers/fake-resolver";
 import { dnsError, FakeResolver } from "../../../helpers/fake-resolver";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ConfigError } from "../../../../shared/config";
-import { DEFAULT_GUARD_POLICY, resolvePolicy } from "../../../../shared/guard";
+import { DEFAULT_GUARD_POLICY, resolvePolicy } from "../../../../shared/guard/policy";
 import { matchesDomain } from "../../../../shared/guard/policy";
 
 function problemsOf(partial: Parameters<typeof resolvePolicy>[0]): string[] {

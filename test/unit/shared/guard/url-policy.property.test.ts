@@ -1,7 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { WebgateError } from "../../../../shared/errors";
-import { checkUrl, classifyAddress } from "../../../../shared/guard";
+import { classifyAddress } from "../../../../shared/guard/address-policy";
+import { checkUrl } from "../../../../shared/guard/url-policy";
 
 const POLICY_CODES = new Set(["url_not_allowed", "host_not_allowed", "address_not_allowed"]);
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { WebgateError } from "../../../../shared/errors";
-import type { GuardPolicy } from "../../../../shared/guard";
-import { bareHostname, checkUrl } from "../../../../shared/guard";
+import type { GuardPolicy } from "../../../../shared/guard/policy";
+import { bareHostname, checkUrl } from "../../../../shared/guard/url-policy";
 import { loadUrlVectors } from "../../../helpers/ssrf-vectors";
 
 const POLICY_CODES = ["url_not_allowed", "host_not_allowed", "address_not_allowed"];

@@ -102,10 +102,10 @@ describe("class 3: link-list labels inside the article, at any depth", () => {
   });
 
   it("drops a teaser line whose label is plain or in italics ('Le puede interesar: <link>', '<em>Czytaj też: <link></em>')", () => {
-    const out = main(article(`<p>Le puede interesar: <a href="/y">Why rivers change their course every century</a></p><p><em>Czytaj też: <a href="/z">Inna historia o rzece i deltach</a></em></p><p>Read <a href="/more">more</a>.</p>`));
+    const out = main(article(`<p>Le puede interesar: <a href="/y">Why rivers change their course every century</a></p><p><em>Czytaj też: <a href="/z">Inna historia o rzece i deltach</a></em></p><p>Read <a href="/more">more</a>.</p><p>Puedes ver: <a href="/v">Otra historia sobre los ríos del norte</a></p>`));
     expect(out.markdown).toContain("The delta report, paragraph 2");
     expect(out.markdown).toContain("Read [more](https://news.example/more).");
-    for (const noise of ["Le puede interesar", "Why rivers change", "Czytaj też", "Inna historia"]) expect(out.markdown).not.toContain(noise);
+    for (const noise of ["Le puede interesar", "Why rivers change", "Czytaj też", "Inna historia", "Puedes ver", "Otra historia"]) expect(out.markdown).not.toContain(noise);
   });
 
   it("keeps a paragraph that merely starts with a bold word and links in its sentence", () => {
@@ -270,6 +270,8 @@ describe("lines to the reader about the site, inside the article", () => {
       "Gefällt dir unser Magazin? Dann unterstütze uns mit einem Abo.",
       "¡Suscríbete a nuestro boletín y recibe las noticias del día!",
       "Zapraszamy też do subskrypcji naszego kanału.",
+      "Sie müssen sich einloggen, um einen Kommentar zu schreiben.",
+      "Comments are closed.",
     ];
     const out = main(page("Port", `<article><h1>Port</h1>${paragraphs("port", 3)}${prompts.map((p) => `<p>${p}</p>`).join("")}<p><em>- Anzeige -</em></p>${paragraphs("quay", 2)}</article>`));
     expect(out.markdown).toContain("The quay report, paragraph 1");
