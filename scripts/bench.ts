@@ -15,9 +15,12 @@
  * - cost (scripts/lib/bench-cost.ts): conversion ms per MB against size, ordinary HTML beside the
  *   pathological shapes of issue 17, the speed anchors on the same HTML, and the local server's
  *   latency while a long conversion runs.
- * Then one table of issue 6's targets, and the figures as JSON.
+ * Then one table of issue 6's targets, and the figures as JSON. With more than one section, each
+ * runs in a process of its own (this script with `--section-json`), so no section's heap weighs on
+ * another's figures.
  */
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -164,10 +167,12 @@ interface Args {
   budgetS: number;
   runs: number;
   out: string | undefined;
+  /** Internal: run the sections in this process and write them, whole, to this file. */
+  sectionJson: string | undefined;
 }
 
 function parseArgs(argv: string[]): Args {
-  const args: Args = { folder: undefined, only: [...SECTIONS], passes: 3, requests: 200, budgetS: 60, runs: 10, out: undefined };
+  const args: Args = { folder: undefined, only: [...SECTIONS], passes: 3, requests: 200, budgetS: 60, runs: 10, out: undefined, sectionJson: undefined };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === "--passes") args.passes = Math.max(3, Number(argv[++i]) || 3);
@@ -175,6 +180,7 @@ function parseArgs(argv: string[]): Args {
     else if (arg === "--budget") args.budgetS = Math.max(1, Number(argv[++i]) || 60);
     else if (arg === "--runs") args.runs = Math.max(1, Number(argv[++i]) || 10);
     else if (arg === "--out") args.out = argv[++i];
+    else if (arg === "--section-json") args.sectionJson = argv[++i];
     else if (arg === "--only") {
       const names = (argv[++i] ?? "").split(",").map((n) => n.trim()).filter((n) => n.length > 0);
       const unknown = names.filter((n) => !(SECTIONS as readonly string[]).includes(n));
@@ -237,6 +243,45 @@ async function main(): Promise<void> {
   const progress = (line: string) => process.stderr.write(`${line}\n`);
 
   const sections = new Map<SectionName, BenchSection>();
+  if (args.sectionJson === undefined && args.only.length > 1) {
+    // Each section in a process of its own: one section's heap (990 pages through jsdom, the
+    // corpus under five converters) then neither slows another's figures through garbage
+    // collection nor adds up to the heap limit (a whole run in one process ran out of heap in
+    // the cost section's 5 MB pages).
+    for (const name of orderedForRun(args.only)) {
+      const file = path.join(os.tmpdir(), `webgate-bench-${process.pid}-${name}.json`);
+      const forwarded = stripOnly(process.argv.slice(2));
+      const child = spawnSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), ...forwarded, "--only", name, "--section-json", file], { stdio: ["ignore", "ignore", "inherit"] });
+      if (child.status !== 0 || !existsSync(file)) {
+        console.error(`bench section ${name} failed (exit ${child.status ?? child.signal ?? "unknown"})`);
+        process.exit(1);
+      }
+      for (const [key, section] of JSON.parse(readFileSync(file, "utf8")) as Array<[SectionName, BenchSection]>) sections.set(key, section);
+      rmSync(file, { force: true });
+    }
+  } else await runSections(args, folder, progress, sections);
+  if (args.sectionJson !== undefined) {
+    writeFileSync(args.sectionJson, JSON.stringify([...sections]));
+    return;
+  }
+  report(args, machine, sections);
+}
+
+/** The order a whole run takes: bundles first (their child processes then meet an idle machine). */
+function orderedForRun(only: SectionName[]): SectionName[] {
+  return (["bundle", "pdf", "conversion", "quality", "cost", "fetch"] as const).filter((name) => only.includes(name));
+}
+
+function stripOnly(argv: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === "--only" || argv[i] === "--out" || argv[i] === "--section-json") i++;
+    else out.push(argv[i]!);
+  }
+  return out;
+}
+
+async function runSections(args: Args, folder: string, progress: (line: string) => void, sections: Map<SectionName, BenchSection>): Promise<void> {
   // Bundles first: their child processes then do not compete with a warm, busy parent.
   if (args.only.includes("bundle")) sections.set("bundle", (await benchBundles({ repoRoot: REPO_ROOT, outDir: path.join(REPO_ROOT, ".bench", "bundles"), runs: args.runs, progress })).section);
   if (args.only.includes("pdf")) sections.set("pdf", (await benchPdf({ repoRoot: REPO_ROOT, outDir: path.join(REPO_ROOT, ".bench", "pdf"), runs: Math.min(args.runs, 5), progress })).section);
@@ -248,7 +293,9 @@ async function main(): Promise<void> {
   }
   if (args.only.includes("cost")) sections.set("cost", (await benchCost({ progress })).section);
   if (args.only.includes("fetch")) sections.set("fetch", (await benchFetch({ requests: args.requests, budgetMs: args.budgetS * 1000, progress })).section);
+}
 
+function report(args: Args, machine: string, sections: Map<SectionName, BenchSection>): void {
   const ordered = SECTIONS.flatMap((name) => sections.get(name) ?? []);
   const all = [...ordered, targetsSection(sections)];
   for (const s of all) console.log(`${renderTable(s)}\n`);
