@@ -492,7 +492,7 @@ function extract(body: LightElement, options: ExtractOptions): ExtractResult {
   if (best === null || best.chars < MIN_CHARS || best.sentences < MIN_SENTENCES) {
     // No article with enough text and sentences of its own: the page cleaned of furniture, if that
     // has enough text and more than the article.
-    const page = cleanPage(body, hidden, unlikely, firstScores, work);
+    const page = cleanPage(body, hidden, unlikely, firstScores, work, raw);
     if (page.chars >= MIN_CHARS && page.chars > (best?.chars ?? 0)) best = page;
   }
   if (best === null || best.chars < MIN_CHARS) best = uncleanedFallback(body, attempts, best);
@@ -629,18 +629,35 @@ function tryExtract(body: LightElement, skipped: Set<LightElement>, relaxed: boo
 
   // Siblings joined for their text may be furniture lines themselves (a copyright line after the
   // article body, a subscription prompt): cleaning looks inside each node, so they are checked here.
-  const nodes = joinSiblings(top, scores, stats, kept).filter((n) => n === top || !isFurnitureBlock(n, stats.get(n) ?? emptyStats()));
+  let nodes = joinSiblings(top, scores, stats, kept).filter((n) => n === top || !isFurnitureBlock(n, stats.get(n) ?? emptyStats()));
   const removed = new Set<LightElement>(skipped);
   let chars = 0;
   let sentences = 0;
-  let uncleanedChars = 0;
-  for (const node of nodes) uncleanedChars += stats.get(node)?.chars ?? 0;
+  const nodeChars = nodes.map((n) => stats.get(n)?.chars ?? 0);
+  const uncleanedChars = nodeChars.reduce((a, b) => a + b, 0);
   const pageChars = stats.chars[body.walkIndex] ?? 0;
-  for (const node of nodes) {
-    const s = cleanSubtree(node, removed, unlikely, relaxed, scores, work);
+  const listCards: Array<{ cards: LightElement[]; chars: number }> = [];
+  let besideTop = 0;
+  let besideSentences = 0;
+  nodes.forEach((node, k) => {
+    const s = cleanSubtree(node, removed, unlikely, relaxed, scores, work, nodeChars[k], node === top ? listCards : undefined);
     chars += s.chars;
     sentences += s.sentences;
+    if (node !== top) {
+      besideTop += s.chars;
+      besideSentences += s.sentences;
+    }
+  });
+  // The best block is a list of teaser cards, and an article of its own sits beside it (the
+  // next stories after a short post): the cards go.
+  if (listCards.length > 0 && besideTop >= MIN_CHARS && besideSentences >= MIN_SENTENCES) {
+    for (const list of listCards) {
+      for (const c of list.cards) removed.add(c);
+      chars -= list.chars;
+    }
   }
+  // A joined sibling that cleaning took whole (a list of teaser cards after a short article).
+  if (nodes.some((n) => removed.has(n))) nodes = nodes.filter((n) => !removed.has(n));
   return { nodes, removed, chars, sentences, skipped, uncleanedChars, pageChars, scores, reason: relaxed ? "article_relaxed" : "article" };
 }
 
@@ -657,6 +674,48 @@ function isLinkListHead(el: LightElement, s: Figures): "head" | "teaser" | "no" 
   // The line opens with the label, in bold, italics or plain, before its link ("Le puede
   // interesar: <link>"); a link inside the phrase ("Read <a>more</a>.") is not such a label.
   return LINK_LIST_HEADING.test(textStart(el, 80, true)) ? "teaser" : "no";
+}
+
+/** At most this many leading children of a card are looked at for its headline. */
+const CARD_HEAD_LOOKAHEAD = 4;
+/** A box of other stories inside an article holds a few cards; a run of this many in the article's best block is a list page. */
+const LIST_PAGE_CARDS = 8;
+/** A teaser's excerpt is a few lines: a longer text under a linked headline is a section of the article. */
+const TEASER_MAX_CHARS = 600;
+
+/**
+ * The teaser cards among `el`'s children: blocks that open (after any text-less elements such as
+ * a linked image) with a headline that is all link, followed by at most a short excerpt; null
+ * unless two or more of one element name are there. Figures come from this walk's table (the
+ * headline may have been removed already, as an all-link heading is). Each child is looked at
+ * once, and at most {@link CARD_HEAD_LOOKAHEAD} of its children: linear.
+ */
+function teaserCards(el: LightElement, t: FiguresTable, removed: Set<LightElement>): { cards: LightElement[]; chars: number } | null {
+  let cards: LightElement[] | null = null;
+  let chars = 0;
+  for (let c = el.firstChild; c !== null; c = c.nextSibling) {
+    if (c.nodeType !== 1 || removed.has(c) || INLINE.has(c.nodeName) || !t.holds(c.walkIndex)) continue;
+    let head: LightElement | null = null;
+    let looked = 0;
+    for (let g = c.firstChild; g !== null && looked < CARD_HEAD_LOOKAHEAD; g = g.nextSibling) {
+      if (g.nodeType === 3 && g.data.trim() !== "") break;
+      if (g.nodeType !== 1 || !t.holds(g.walkIndex)) continue;
+      looked++;
+      if (t.chars[g.walkIndex]! === 0) continue;
+      head = g;
+      break;
+    }
+    if (head === null || !(HEADINGS.has(head.nodeName) || head.nodeName === "A")) continue;
+    const h = head.walkIndex;
+    const headChars = t.chars[h]!;
+    if (headChars < 15 || t.linkChars[h]! < 0.9 * headChars) continue;
+    const cardChars = t.chars[c.walkIndex]! + (removed.has(head) ? headChars : 0);
+    if (cardChars - headChars > TEASER_MAX_CHARS) continue;
+    if (cards !== null && cards[0]!.nodeName !== c.nodeName) continue;
+    (cards ??= []).push(c);
+    chars += t.chars[c.walkIndex]!;
+  }
+  return cards !== null && cards.length >= 2 ? { cards, chars } : null;
 }
 
 /** Whether `el` is the title of a comment area: a short heading or label line such as "3 Comments" or "Leave a Reply". */
@@ -778,7 +837,13 @@ function cleanSubtree(
   relaxed: boolean,
   scores: Map<LightElement, number>,
   stats: FiguresTable,
+  rootChars = Infinity,
+  listCards?: Array<{ cards: LightElement[]; chars: number }>,
 ): { chars: number; sentences: number } {
+  // Teaser cards that are most of the article's best block (`rootChars`, its size before
+  // cleaning) may be a list page's content: they are left in place and handed to the caller
+  // (in `listCards`), which knows whether the page has an article beside them.
+  const isTop = listCards !== undefined;
   stats.reset();
   const kept = (el: LightElement) => !removed.has(el);
   // Headings that introduce link lists ("Related", "Lesen Sie auch"), at any depth.
@@ -786,7 +851,20 @@ function cleanSubtree(
   // Headings that open a comment area ("3 Comments", "Leave a Reply"), and the siblings after them.
   const commentHeads = new Set<LightElement>();
   postOrder(root, (el) => removed.has(el), (el) => {
-    const s = new FiguresView(stats, measure(el, stats, kept));
+    let s = new FiguresView(stats, measure(el, stats, kept));
+    // Teaser cards (a linked headline and an excerpt, two or more alike): other stories.
+    // On a list page (the article's best block is mostly such cards, or holds a long run of them)
+    // they are the content.
+    const teasers = teaserCards(el, stats, removed);
+    if (teasers !== null && isTop && (teasers.chars >= 0.5 * rootChars || teasers.cards.length >= LIST_PAGE_CARDS)) listCards?.push(teasers);
+    else if (teasers !== null) {
+      if (teasers.chars >= 0.5 * s.chars && (el !== root || !isTop)) {
+        removed.add(el);
+        return;
+      }
+      for (const c of teasers.cards) removed.add(c);
+      s = new FiguresView(stats, measure(el, stats, kept));
+    }
     if (el === root) return;
     // A comment area that its markup does not name: its title, what follows the title among its
     // siblings (the thread, the reply form), and the block that the title opens.
@@ -935,9 +1013,9 @@ function dropLinkListTails(root: LightElement, removed: Set<LightElement>, stats
 }
 
 /** The whole page, cleaned of furniture and link-dense blocks: the fallback when no article is enough. */
-function cleanPage(body: LightElement, hidden: Set<LightElement>, unlikely: Set<LightElement>, scores: Map<LightElement, number>, stats: FiguresTable): Attempt {
+function cleanPage(body: LightElement, hidden: Set<LightElement>, unlikely: Set<LightElement>, scores: Map<LightElement, number>, stats: FiguresTable, raw: FiguresTable): Attempt {
   const removed = new Set<LightElement>([...hidden, ...unlikely]);
-  const s = cleanSubtree(body, removed, unlikely, false, scores, stats);
+  const s = cleanSubtree(body, removed, unlikely, false, scores, stats, raw.get(body)?.chars ?? 0, []);
   return { nodes: [body], removed, chars: s.chars, sentences: s.sentences, skipped: new Set([...hidden, ...unlikely]), uncleanedChars: s.chars, pageChars: s.chars, scores, reason: "page_cleaned" };
 }
 

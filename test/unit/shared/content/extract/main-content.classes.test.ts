@@ -95,3 +95,34 @@ describe("the lead between the headline and the body", () => {
     expect(out).not.toContain("By Ann Example");
   });
 });
+
+const card = (i: number) =>
+  `<div class="card"><h2><a href="/story/${i}">Headline of another story number ${i}, which is about something else</a></h2><a href="/story/${i}"><img src="/i/${i}.jpg" alt=""></a><p>The excerpt of story ${i} tells the first lines of it, so that a reader may want to click and read on. It goes on for a while, with names, places, and a quote or two, before it stops in the middle of a thought.</p></div>`;
+
+describe("teaser cards: a linked headline and an excerpt, other stories", () => {
+  it("drops the next-stories cards after a short post, when they outweigh the post itself", () => {
+    const html = page(
+      "A short post",
+      `<div id="main"><h1>A short post</h1><div id="story"><p>${sentence("cartoon", 1)} ${sentence("cartoon", 2)}</p></div><div id="next">${[1, 2, 3, 4, 5, 6].map(card).join("")}</div></div>`,
+    );
+    const out = text(html);
+    expect(out).toContain("The cartoon report, paragraph 1");
+    expect(out).not.toContain("The excerpt of story");
+    expect(out).not.toContain("Headline of another story");
+  });
+
+  it("drops a box of cards inside the article body, whose classes say nothing", () => {
+    const html = page("The story", `<article><h1>The story</h1>${paragraphs("river", 3)}<div class="box">${[1, 2, 3].map(card).join("")}</div>${paragraphs("delta", 3)}</article>`);
+    const out = text(html);
+    expect(out).toContain("The river report, paragraph 2");
+    expect(out).toContain("The delta report, paragraph 2");
+    expect(out).not.toContain("The excerpt of story");
+  });
+
+  it("keeps a list page's cards, which are its content", () => {
+    const html = page("Press releases", `${menu}<main><h1>Press releases</h1><div class="list">${Array.from({ length: 10 }, (_, i) => card(i)).join("")}</div></main>`);
+    const out = text(html);
+    expect(out).toContain("The excerpt of story 0");
+    expect(out).toContain("The excerpt of story 9");
+  });
+});
