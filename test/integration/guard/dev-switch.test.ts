@@ -189,6 +189,13 @@ describe("requestPolicy and isLoopbackTarget", () => {
     expect(requestPolicy(new URL(url), DEV)).toBe(local ? DEV : withoutLocalhost(DEV));
   });
 
+  it("counts a scheme's default port as the port a redirect stays on", () => {
+    expect(() => refuseLoopbackHop(new URL("https://localhost/"), new URL("http://127.0.0.1:443/x"), DEV)).not.toThrow();
+    expect(() => refuseLoopbackHop(new URL("http://[::1]/"), new URL("https://localhost:80/x"), DEV)).not.toThrow();
+    expect(() => refuseLoopbackHop(new URL("https://localhost/"), new URL("http://localhost/"), DEV)).toThrow(/only within the local server/);
+    expect(() => refuseLoopbackHop(new URL("http://127.0.0.1:8080/"), new URL("https://example.com/"), DEV)).not.toThrow();
+  });
+
   it("keeps every other field of the policy in the strict twin, and makes it once", () => {
     const policy = resolvePolicy({ allowLocalhost: true, allowedPorts: [80, 443, 8443], blockedDomains: ["*.corp.example"], blockedCidrs: ["203.0.114.0/24"] });
     const strict = withoutLocalhost(policy);
