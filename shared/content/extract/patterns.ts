@@ -35,7 +35,7 @@ export const NEGATIVE =
 
 /** Text of a heading that introduces link lists rather than article text ("Related articles", "More from"). */
 export const LINK_LIST_HEADING =
-  /^(?:related|more (?:from|on|in|stories|articles|news)|read (?:more|also|next)|see also|you (?:may|might) (?:also )?like|recommended|popular|trending|most (?:read|popular|viewed)|latest|tags?|share|follow us|auch interessant|das könnte sie auch interessieren|mehr (?:zum thema|zu|aus|von)|weitere (?:artikel|beiträge|themen|nachrichten|informationen)|verwandte|ähnliche|beliebte|meistgelesen|teilen|schlagwörter|themen|lesen sie auch|à lire aussi|lire aussi|sur le même sujet|articles? similaires?|partager|leer más|te puede interesar|noticias relacionadas|compartir|zobacz (?:też|także|również)|czytaj (?:też|także|również)|podobne|przeczytaj (?:też|także|również)|lust auf mehr|schon gelesen|das könnte (?:dich|sie) (?:auch )?interessieren|empfohlene (?:beiträge|artikel)|weiterführende (?:links|artikel|beiträge)|zum weiterlesen|weiterlesen|mehr themen|letzte (?:artikel|beiträge|nachrichten)|neueste (?:artikel|beiträge)|top[- ]artikel|les plus lus|articles? les plus lus|à découvrir|le puede interesar|también te puede interesar|temas relacionados|lee también|ver también|leggi anche|potrebbe interessarti|articoli correlati|you may have missed|puedes ver|te recomendamos|mira también|lea también|también lea|voir aussi|à voir aussi|lire également|das thema könnte (?:dich|sie) auch interessieren|dieses thema könnte (?:dich|sie) auch interessieren)(?![a-z0-9\u00c0-\u024f])/i;
+  /^(?:related|more (?:from|on|in|stories|articles|news)|read (?:more|also|next)|up next|next up|watch next|what to read next|see also|you (?:may|might) (?:also )?like|recommended|popular|trending|most (?:read|popular|viewed)|latest|tags?|share|follow us|auch interessant|das könnte sie auch interessieren|mehr (?:zum thema|zu|aus|von)|weitere (?:artikel|beiträge|themen|nachrichten|informationen)|verwandte|ähnliche|beliebte|meistgelesen|teilen|schlagwörter|themen|lesen sie auch|à lire aussi|lire aussi|sur le même sujet|articles? similaires?|partager|leer más|te puede interesar|noticias relacionadas|compartir|zobacz (?:też|także|również)|czytaj (?:też|także|również)|podobne|przeczytaj (?:też|także|również)|lust auf mehr|schon gelesen|das könnte (?:dich|sie) (?:auch )?interessieren|empfohlene (?:beiträge|artikel)|weiterführende (?:links|artikel|beiträge)|zum weiterlesen|weiterlesen|mehr themen|letzte (?:artikel|beiträge|nachrichten)|neueste (?:artikel|beiträge)|top[- ]artikel|les plus lus|articles? les plus lus|à découvrir|le puede interesar|también te puede interesar|temas relacionados|lee también|ver también|leggi anche|potrebbe interessarti|articoli correlati|you may have missed|puedes ver|te recomendamos|mira también|lea también|también lea|voir aussi|à voir aussi|lire également|das thema könnte (?:dich|sie) auch interessieren|dieses thema könnte (?:dich|sie) auch interessieren)(?![a-z0-9\u00c0-\u024f])/i;
 
 /**
  * Text of a heading that opens a comment area ("3 Comments", "Kommentare (12)", "Leave a Reply",
@@ -142,3 +142,17 @@ export function hasClassWord(pattern: RegExp, value: string): boolean {
   }
   return false;
 }
+
+/**
+ * A byline on a line of its own: "By Ann Example", "Von Ann Example und Bo Beispiel, NDR", "Par
+ * Jean Exemple". Each name is two or more capitalized words, joined by commas or "and" in the
+ * languages above; after a comma, a capitalized place or outlet (case matters: names are
+ * capitalized, the words of a sentence are not). The whole block must match: a
+ * sentence that starts with "By the end of…" or "Von Risiken und Nebenwirkungen" does not.
+ */
+const NAME = "\\p{Lu}[\\p{L}\\p{M}'’.-]*(?:\\s+\\p{Lu}[\\p{L}\\p{M}'’.-]*)+";
+const OUTLET = "\\p{Lu}[\\p{L}\\p{M}'’.&-]*(?:\\s+\\p{Lu}[\\p{L}\\p{M}'’.&-]*)*";
+export const BYLINE_LINE = new RegExp(
+  `^(?:[Bb]y|BY|[Vv]on|VON|[Pp]ar|[Pp]or|[Dd]oor|[Dd]i|[Pp]rzez|[Aa]v|[Aa]f)\\s+${NAME}(?:\\s*(?:,|and|und|et|y|e|i|en|og|och|&)\\s*${NAME})*(?:\\s*,\\s*${OUTLET})*\\s*$`,
+  "u",
+);

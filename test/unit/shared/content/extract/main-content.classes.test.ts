@@ -126,3 +126,30 @@ describe("teaser cards: a linked headline and an excerpt, other stories", () => 
     expect(out).toContain("The excerpt of story 9");
   });
 });
+
+describe("bylines and teasers between the headline and the body", () => {
+  it("drops a byline on a line of its own, whatever its markup, and keeps sentences that start alike", () => {
+    const html = page(
+      "Council news",
+      `<article><h1>Council news</h1><div class="x1">By Ann Example and Bo Beispiel, Daily Example</div>${paragraphs("council", 3)}
+       <p>Von Risiken und Nebenwirkungen</p><p>By the end of 2017, the council had built two bridges and a school.</p><p>Von Ann Example</p></article>`,
+    );
+    const out = text(html);
+    expect(out).not.toContain("By Ann Example");
+    expect(out).not.toContain("Von Ann Example");
+    expect(out).toContain("Von Risiken und Nebenwirkungen");
+    expect(out).toContain("By the end of 2017, the council");
+  });
+
+  it("does not take a linked 'Up next' card in the article header for the lead", () => {
+    const html = page(
+      "Acquisitions",
+      `<article><header><h1>Acquisitions</h1><p class="dek">The chief executive says be a friend, have a shared vision, and move fast.</p>
+       <a class="next" href="/next"><div class="t"><span>Up Next</span> <span>Governments are bad at social media, but you deserve some blame</span></div></a></header>
+       <div class="body">${paragraphs("deal", 4)}</div></article>`,
+    );
+    const out = text(html);
+    expect(out).toContain("The chief executive says be a friend");
+    expect(out).not.toContain("Governments are bad at social media");
+  });
+});
