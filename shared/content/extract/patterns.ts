@@ -68,10 +68,15 @@ export const READER_PROMPT = new RegExp(
       "support (?:our|us|independent)\\b", "become a (?:member|subscriber|patron|supporter)\\b", "click here to (?:subscribe|sign up|read more)\\b",
       "to (?:view|read|continue reading) (?:the full|this|the rest of)\\b", "already (?:a subscriber|subscribed)\\b", "for the latest (?:stories|news|updates)\\b",
       "advertising disclosure\\b", "this (?:post|article|page) (?:contains|includes) (?:affiliate|sponsored|paid|advertising)\\b",
+      // Notices about the text itself: copyright and reprint terms, disclaimers (where a text first
+      // appeared is kept: both labelled sets count it as the article's)
+      "this (?:article|story|content|post|material) is (?:the )?(?:copyrighted|copyright|property)\\b", "all rights reserved\\b", "(?:written )?permission (?:must|is required) (?:be )?(?:obtained|to (?:reprint|republish|reproduce))\\b",
+      "(?:the )?(?:views|opinions) expressed (?:in|here|by)\\b", "(?:\\S+ ){0,5}(?:is|are) not responsible for (?:the )?(?:opinions?|views|comments|content)\\b",
       // German
       "abonnieren sie\\b", "jetzt (?:abonnieren|anmelden|registrieren|kostenlos testen)\\b", "folgen sie uns\\b", "folge uns\\b", "melden sie sich\\b.{0,40}\\bnewsletter",
       "newsletter abonnieren\\b", "gefällt (?:dir|ihnen) (?:unser|dieser|der|das)\\b", "unterstützen sie\\b", "verpassen sie (?:keine|nichts)\\b",
       "(?:hat|war) (?:dir|ihnen) (?:der|dieser|unser) (?:artikel|beitrag)\\b", "war (?:der|dieser) (?:artikel|beitrag) (?:nützlich|hilfreich)\\b", "möchten sie (?:den|diesen) (?:artikel|beitrag) teilen\\b",
+      "(?:dieser )?(?:text|artikel|beitrag) (?:wurde|ist|erschien) (?:zuerst |ursprünglich )?(?:veröffentlicht|erschienen) (?:unter|bei|auf|in|im)\\b", "(?:dieser )?(?:beitrag|artikel|text) gibt (?:die|ausschließlich die) meinung\\b", "alle rechte vorbehalten\\b",
       "werbung\\b[.:]?", "anzeige\\s*[-–:]", "anzeige\\s*$", "(?:dieser (?:beitrag|artikel) )?enthält (?:werbung|affiliate)", "anzeige, enthält\\b",
       // The comment area's own lines, where its markup did not mark it
       "you must be logged in\\b", "log in to (?:comment|reply|post)\\b", "leave a (?:reply|comment)\\b", "comments are closed\\b", "no comments yet\\b", "be the first to comment\\b",

@@ -153,3 +153,20 @@ describe("bylines and teasers between the headline and the body", () => {
     expect(out).not.toContain("Governments are bad at social media");
   });
 });
+
+describe("notices about the text at the end of the article", () => {
+  it("drops copyright and reprint terms and opinion disclaimers; keeps where the text first appeared", () => {
+    const html = page(
+      "Health news",
+      `<article><h1>Health news</h1>${paragraphs("health", 4)}
+       <p><em>This article is the copyrighted property of Daily Example. Written permission must be obtained before reprint.</em></p>
+       <div>Daily Example is not responsible for the opinions expressed in this article.</div>
+       <p>Dieser Beitrag gibt die Meinung des Autors wieder, nicht notwendigerweise die der Redaktion.</p>
+       <p>This article originally appeared on The Weekly Example.</p></article>`,
+    );
+    const out = text(html);
+    expect(out).toContain("The health report, paragraph 3");
+    for (const noise of ["copyrighted property", "not responsible for the opinions", "Meinung des Autors"]) expect(out).not.toContain(noise);
+    expect(out).toContain("This article originally appeared on The Weekly Example.");
+  });
+});
