@@ -1,7 +1,7 @@
 import type { WorkMeter } from "../conversion-deadline";
 import { LightElement, type LightNode, PRUNED_TAGS } from "../light-dom";
 import {
-  ALWAYS_UNLIKELY, BYLINE_LINE, COMMENT_HEADING, CONTENT_HEADER, CREDIT_LINE, INLINE_TAGS, LINK_LIST_HEADING, MAYBE_CANDIDATE, NEGATIVE, POSITIVE, READER_PROMPT, SIDE_BOX, UNLIKELY_CANDIDATE, UNLIKELY_ROLES, hasClassWord,
+  ALWAYS_UNLIKELY, AUTHOR_BIO, BYLINE_LINE, COMMENT_HEADING, CONTENT_HEADER, CREDIT_LINE, INLINE_TAGS, LINK_LIST_HEADING, MAYBE_CANDIDATE, NEGATIVE, POSITIVE, READER_PROMPT, SIDE_BOX, UNLIKELY_CANDIDATE, UNLIKELY_ROLES, hasClassWord,
 } from "./patterns";
 
 /**
@@ -938,6 +938,8 @@ function isFurnitureBlock(el: LightElement, s: Figures): boolean {
   if (s.chars < 150 && CREDIT_LINE.test(start)) return true;
   // A byline on a line of its own ("By Ann Example, Daily Example"), whatever its markup.
   if (s.chars < BYLINE_MAX_CHARS && BYLINE_LINE.test(start)) return true;
+  // The writer's bio line ("Ann Example is a reporter for …"), in the body's own paragraphs.
+  if (AUTHOR_BIO.test(start)) return true;
   // A short line to the reader about the site (subscribe, follow us, paywall notice, ad disclosure).
   return READER_PROMPT.test(start);
 }

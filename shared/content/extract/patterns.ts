@@ -161,3 +161,15 @@ export const BYLINE_LINE = new RegExp(
   `^(?:[Bb]y|BY|[Vv]on|VON|[Pp]ar|[Pp]or|[Dd]oor|[Dd]i|[Pp]rzez|[Aa]v|[Aa]f)\\s+${NAME}(?:\\s*(?:,|and|und|et|y|e|i|en|og|och|&)\\s*${NAME})*(?:\\s*,\\s*${OUTLET})*\\s*$`,
   "u",
 );
+
+/**
+ * The start of an author's bio line after the story: "Ann Example is a reporter for …", "Bo
+ * Beispiel is an Egypt-based correspondent …", "Ann Example ist Redakteurin …". A name of two or
+ * three capitalized words (with a particle such as "di", "van" between), then the writer's role within a few words (case matters: a sentence
+ * of the story about a person is rarely about their being a reporter). Matched on short blocks.
+ */
+export const AUTHOR_BIO = new RegExp(
+  "^\\p{Lu}[\\p{L}\\p{M}'’.-]+(?:\\s+(?:(?:di|de|da|del|van|von|der|den|le|la|al|bin|ibn)\\s+)?\\p{Lu}[\\p{L}\\p{M}'’.-]+){1,2}\\s+(?:is|was|ist|war|est)\\s+(?:\\S+\\s+){0,5}?" +
+    "(?:reporter|correspondent|writer|editor|journalist|columnist|contributor|freelancer|producer|photographer|author|redakteur(?:in)?|korrespondent(?:in)?|journalist(?:in)?|autor(?:in)?|journaliste|rédact(?:eur|rice)|correspondant(?:e)?)\\b",
+  "u",
+);

@@ -170,3 +170,19 @@ describe("notices about the text at the end of the article", () => {
     expect(out).toContain("This article originally appeared on The Weekly Example.");
   });
 });
+
+describe("the writer's bio line after the story", () => {
+  it("drops 'Name is a reporter for …' lines; keeps sentences of the story about people", () => {
+    const html = page(
+      "Museum attack",
+      `<article><h1>Museum attack</h1>${paragraphs("museum", 4)}
+       <p>Ann Example is an Egypt-based correspondent for The Daily. She previously covered conflicts in the region.</p>
+       <p>Mark di Beispiel is a breaking news reporter for Example News and is based in Sydney.</p>
+       <p>Anna Lena Muster is the museum's director, and she said the building will open again next week.</p></article>`,
+    );
+    const out = text(html);
+    expect(out).not.toContain("Egypt-based correspondent");
+    expect(out).not.toContain("breaking news reporter");
+    expect(out).toContain("Anna Lena Muster is the museum's director");
+  });
+});
