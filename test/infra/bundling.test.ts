@@ -1,4 +1,5 @@
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
 import * as os from "node:os";
 import * as path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -102,6 +103,15 @@ describe("function bundling", () => {
       expect(expected.content).toContain(text);
       expect(bundled.renderDocument(input)).toEqual(expected);
     }
+  });
+
+  it("resolves one ajv for the MCP SDK and ajv-formats, so the MCP bundle carries one copy", () => {
+    // eslint's ajv 6 would otherwise take node_modules/ajv and leave the SDK and ajv-formats a
+    // nested ajv 8 each, which esbuild bundles twice (104 KB). webgate pins ajv 8 to hoist it.
+    const require = createRequire(import.meta.url);
+    const sdk = path.dirname(require.resolve("@modelcontextprotocol/sdk/package.json"));
+    const formats = path.dirname(require.resolve("ajv-formats/package.json", { paths: [sdk] }));
+    expect(require.resolve("ajv", { paths: [formats] })).toBe(require.resolve("ajv", { paths: [sdk] }));
   });
 
   it("carries no iconv-lite: legacy encodings decode with @exodus/bytes", { timeout: CPU_WORK_TIMEOUT_MS }, async () => {
