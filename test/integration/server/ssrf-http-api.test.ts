@@ -65,8 +65,7 @@ async function send(api: LocalApi, route: Route, url: string): Promise<Outcome> 
   const json = JSON.parse(text) as { error?: { code?: string }; result?: { isError?: boolean; structuredContent?: { code?: string } } };
   if (route === "MCP web_fetch") {
     const result = json.result;
-    // The SDK's own argument validation (an empty url) is a tool error without a code.
-    const code = result?.isError === true ? (result.structuredContent?.code ?? (/Input validation error/.test(text) ? "invalid_request" : "tool-error")) : "ok";
+    const code = result?.isError === true ? (result.structuredContent?.code ?? "tool-error without a code") : "ok";
     return { status: res.status, code, text };
   }
   return { status: res.status, code: res.status === 200 ? "ok" : (json.error?.code ?? `status ${res.status}`), text };
