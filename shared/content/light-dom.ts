@@ -152,6 +152,8 @@ export class LightText extends LightBase {
 
 const ESCAPES: Readonly<Record<string, string>> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "\u00a0": "&nbsp;" };
 
+const NO_CHILDREN: LightNode[] = Object.freeze([]) as unknown as LightNode[];
+
 export class LightElement extends LightBase {
   readonly nodeType = 1;
   /** Upper case, as a browser reports HTML elements. */
@@ -172,6 +174,16 @@ export class LightElement extends LightBase {
    * element; -1 until a walk numbers it. Declared here so every element has it from construction.
    */
   walkIndex = -1;
+  /**
+   * What the prose walk (prose-walk.ts) reads about the element's subtree, as bits; -1 until
+   * `markProseFacts` has run over it after the tree's last change.
+   */
+  proseFacts = -1;
+  /**
+   * While true, `childNodes` answers an empty list: set while turndown's own walk passes over an
+   * element whose children a faster path already converted (prose-walk.ts, plain tables).
+   */
+  childNodesHidden = false;
 
   constructor(localName: string, attributes: Record<string, string>) {
     super();
@@ -194,6 +206,7 @@ export class LightElement extends LightBase {
 
   /** The child nodes in order. The array is shared between reads: callers must not modify it. */
   get childNodes(): LightNode[] {
+    if (this.childNodesHidden) return NO_CHILDREN;
     this.freshCaches();
     if (this.cachedChildNodes !== undefined) return this.cachedChildNodes;
     const out: LightNode[] = [];

@@ -1,7 +1,9 @@
 import TurndownService from "turndown";
 import { gfm } from "@joplin/turndown-plugin-gfm";
 import type { WorkMeter } from "./conversion-deadline";
+import { LightElement } from "./light-dom";
 import { type LinearTables, useLinearTables } from "./markdown-tables";
+import { MarkdownJoin, type ProseWalkRules, isProseSubtree, proseContent } from "./prose-walk";
 
 /** webgate's turndown options: ATX headings, fenced code blocks, `-` bullets, inline links. */
 export const TURNDOWN_OPTIONS: TurndownService.Options = {
@@ -253,50 +255,42 @@ function indexRulesByTag(service: TurndownService, meter: WorkMeter | undefined,
     for (const rule of rules._remove) if (matches(rule, node, options)) return rule;
     return rules.defaultRule;
   };
-  rules.forNode = function forNode(node) {
+  // turndown's forNode, with the rule lookup above: what the fast paths below use for the nodes they convert.
+  const ruleFor = (node: ConvertedNode): Rule => {
     meter?.tick();
-    if (node.isBlank) return rules.blankRule;
-    const rule = find(node);
+    return node.isBlank ? rules.blankRule : find(node);
+  };
+  const prose: ProseWalkRules = { ruleFor: (node) => ruleFor(node as unknown as ConvertedNode), escape: (text) => service.escape(text), options };
+  rules.forNode = function forNode(node) {
+    const rule = ruleFor(node);
+    if (rule === rules.blankRule) return rule;
     if (rule === tables.tableRule && !node.isCode && tables.isPlainTable(node)) return writePlainTable(node, rule, rules, (text) => service.escape(text), options);
+    if (isProseSubtree(node) && node.firstChild !== null) return writeProse(node, rule, prose);
     return rule;
   };
 }
 
-const NO_FLANKING = Object.freeze({ leading: "", trailing: "" });
-
 /**
- * turndown's `join` (turndown 7.2.5, not exported) on a growing string instead of turndown's array
- * of parts: each replacement is appended with the newlines at the seam (the text's trailing ones,
- * the replacement's leading ones) replaced by as many of them as the longer run has, at most two.
- * turndown looks only at its last part, whose trailing newlines are always those of the whole
- * (every part before the last ends in something else), so the string gives the same result. The
- * count of trailing newlines is kept beside the text: reading the end of a string built by
- * appending would flatten it at every row, quadratic in the table.
+ * Converts a prose subtree's children with the prose walk (prose-walk.ts) and returns a rule that
+ * hands their Markdown to `rule`; turndown's walk sees no children meanwhile (it would convert
+ * them a second time). turndown trims the content of an element with flanking whitespace: so does
+ * the returned rule, since turndown trims only the empty content it found.
  */
-class MarkdownJoin {
-  text = "";
-  private trailing = 0;
-
-  append(replacement: string): void {
-    let lead = 0;
-    while (lead < replacement.length && replacement.charCodeAt(lead) === 10) lead++;
-    const rest = lead === 0 ? replacement : replacement.slice(lead);
-    if (this.trailing === 0 && lead === 0) {
-      this.text += rest;
-    } else {
-      const newlines = Math.min(2, Math.max(this.trailing, lead));
-      this.text = (this.trailing === 0 ? this.text : this.text.slice(0, this.text.length - this.trailing)) + "\n\n".substring(0, newlines) + rest;
-      if (rest === "") {
-        this.trailing = newlines;
-        return;
-      }
-    }
-    if (rest === "") return;
-    let end = rest.length;
-    while (end > 0 && rest.charCodeAt(end - 1) === 10) end--;
-    this.trailing = rest.length - end;
-  }
+function writeProse(node: LightElement, rule: Rule, prose: ProseWalkRules): Rule {
+  const converted = node as LightElement & { isCode?: boolean; flankingWhitespace?: { leading: string; trailing: string } };
+  const content = proseContent(node, converted.isCode === true, prose);
+  node.childNodesHidden = true;
+  return {
+    filter: rule.filter,
+    replacement: (_content, el, opts) => {
+      node.childNodesHidden = false;
+      const ws = converted.flankingWhitespace;
+      return rule.replacement(ws !== undefined && (ws.leading !== "" || ws.trailing !== "") ? content.trim() : content, el, opts);
+    },
+  };
 }
+
+const NO_FLANKING = Object.freeze({ leading: "", trailing: "" });
 
 /**
  * Writes a plain table (markdown-tables.ts, `isPlainTable`: rows, cells and row groups holding
@@ -335,16 +329,21 @@ function writePlainTable(table: ConvertedNode, tableRule: Rule, rules: RulesInte
     return content.text;
   };
   const content = replacementOf(table);
-  try {
-    Object.defineProperty(table, "childNodes", { value: [], configurable: true });
-  } catch {
-    // A DOM whose childNodes cannot be shadowed: turndown walks the table itself (same output).
-    return tableRule;
+  if (table instanceof LightElement) {
+    table.childNodesHidden = true;
+  } else {
+    try {
+      Object.defineProperty(table, "childNodes", { value: [], configurable: true });
+    } catch {
+      // A DOM whose childNodes cannot be shadowed: turndown walks the table itself (same output).
+      return tableRule;
+    }
   }
   return {
     filter: tableRule.filter,
     replacement: (_content, node, opts) => {
-      delete (node as { childNodes?: unknown }).childNodes;
+      if (node instanceof LightElement) node.childNodesHidden = false;
+      else delete (node as { childNodes?: unknown }).childNodes;
       return tableRule.replacement(content, node, opts);
     },
   };
