@@ -139,27 +139,37 @@ const NO_FLANKING = Object.freeze({ leading: "", trailing: "" });
  * subtree (see {@link isProseSubtree}); `isCode` is `el`'s own.
  */
 export function proseContent(el: LightElement, isCode: boolean, rules: ProseWalkRules): string {
-  const out = new MarkdownJoin();
-  for (let n = el.firstChild; n !== null; n = n.nextSibling) {
-    if (n.nodeType === 3) {
-      // turndown also sets isBlock, isBlank and flankingWhitespace on text nodes, which nothing reads.
-      out.append(isCode ? n.data : rules.escape(n.data));
-      continue;
-    }
-    const node = n as LightElement & WalkedNode;
-    const name = node.nodeName;
-    const facts = node.proseFacts;
-    node.isBlock = BLOCK.has(name);
-    node.isCode = isCode;
-    node.isBlank = !VOID.has(name) && !MEANINGFUL_WHEN_BLANK.has(name) && (facts & (NON_BLANK_TEXT | VOID_BELOW | MEANINGFUL_BELOW)) === 0;
-    const ws = node.isBlock ? NO_FLANKING : flankingWhitespace(node, rules.options);
-    node.flankingWhitespace = ws;
-    const rule = rules.ruleFor(node);
-    let content = proseContent(node, isCode, rules);
-    if (ws.leading !== "" || ws.trailing !== "") content = content.trim();
-    out.append(ws.leading + rule.replacement(content, node, rules.options) + ws.trailing);
+  const first = el.firstChild;
+  if (first === null) return "";
+  if (first.nextSibling === null) {
+    // The join of one part that starts with no newline is the part itself (a heading's text, a link's).
+    const only = partOf(first, isCode, rules);
+    if (only.charCodeAt(0) !== 10) return only;
+    const joined = new MarkdownJoin();
+    joined.append(only);
+    return joined.text;
   }
+  const out = new MarkdownJoin();
+  for (let n: LightNode | null = first; n !== null; n = n.nextSibling) out.append(partOf(n, isCode, rules));
   return out.text;
+}
+
+/** One child's part of its parent's content: turndown's replacement for it. */
+function partOf(n: LightNode, isCode: boolean, rules: ProseWalkRules): string {
+  // turndown also sets isBlock, isBlank and flankingWhitespace on text nodes, which nothing reads.
+  if (n.nodeType === 3) return isCode ? n.data : rules.escape(n.data);
+  const node = n as LightElement & WalkedNode;
+  const name = node.nodeName;
+  const facts = node.proseFacts;
+  node.isBlock = BLOCK.has(name);
+  node.isCode = isCode;
+  node.isBlank = !VOID.has(name) && !MEANINGFUL_WHEN_BLANK.has(name) && (facts & (NON_BLANK_TEXT | VOID_BELOW | MEANINGFUL_BELOW)) === 0;
+  const ws = node.isBlock ? NO_FLANKING : flankingWhitespace(node, rules.options);
+  node.flankingWhitespace = ws;
+  const rule = rules.ruleFor(node);
+  let content = proseContent(node, isCode, rules);
+  if (ws.leading !== "" || ws.trailing !== "") content = content.trim();
+  return ws.leading + rule.replacement(content, node, rules.options) + ws.trailing;
 }
 
 /**

@@ -218,6 +218,8 @@ interface ConvertedNode {
   nodeType: number;
   nodeValue: string | null;
   childNodes: ArrayLike<ConvertedNode>;
+  firstChild: ConvertedNode | null;
+  nextSibling: ConvertedNode | null;
   isBlock?: boolean;
   isCode?: boolean;
   isBlank?: boolean;
@@ -250,9 +252,12 @@ function indexRulesByTag(service: TurndownService, meter: WorkMeter | undefined,
       candidates = rules.array.filter((r) => typeof r.filter === "function" || (typeof r.filter === "string" ? r.filter === name : r.filter!.includes(name)));
       byTag.set(node.nodeName, candidates);
     }
-    for (const rule of candidates) if (typeof rule.filter !== "function" || rule.filter.call(rule, node, options)) return rule;
-    for (const rule of rules._keep) if (matches(rule, node, options)) return rule;
-    for (const rule of rules._remove) if (matches(rule, node, options)) return rule;
+    for (let i = 0; i < candidates.length; i++) {
+      const rule = candidates[i]!;
+      if (typeof rule.filter !== "function" || rule.filter.call(rule, node, options)) return rule;
+    }
+    for (let i = 0; i < rules._keep.length; i++) if (matches(rules._keep[i]!, node, options)) return rules._keep[i]!;
+    for (let i = 0; i < rules._remove.length; i++) if (matches(rules._remove[i]!, node, options)) return rules._remove[i]!;
     return rules.defaultRule;
   };
   // turndown's forNode, with the rule lookup above: what the fast paths below use for the nodes they convert.
@@ -307,25 +312,30 @@ const NO_FLANKING = Object.freeze({ leading: "", trailing: "" });
  * until the table's replacement runs (it would convert them a second time).
  */
 function writePlainTable(table: ConvertedNode, tableRule: Rule, rules: RulesInternals, escape: (text: string) => string, options: TurndownService.Options): Rule {
+  const partOf = (child: ConvertedNode): string => {
+    if (child.nodeType === 3) return escape(child.nodeValue ?? "");
+    // turndown joins an empty replacement for any other node (none survive its clean-up).
+    if (child.nodeType !== 1) return "";
+    child.isBlock = true;
+    child.isCode = false;
+    child.isBlank = false;
+    child.flankingWhitespace = NO_FLANKING;
+    const rule = rules.forNode(child);
+    return rule.replacement(replacementOf(child), child, options);
+  };
   const replacementOf = (el: ConvertedNode): string => {
-    const content = new MarkdownJoin();
-    const children = el.childNodes;
-    for (let i = 0; i < children.length; i++) {
-      const child = children[i]!;
-      if (child.nodeType === 3) {
-        content.append(escape(child.nodeValue ?? ""));
-      } else if (child.nodeType === 1) {
-        child.isBlock = true;
-        child.isCode = false;
-        child.isBlank = false;
-        child.flankingWhitespace = NO_FLANKING;
-        const rule = rules.forNode(child);
-        content.append(rule.replacement(replacementOf(child), child, options));
-      } else {
-        // turndown joins an empty replacement for any other node (none survive its clean-up).
-        content.append("");
-      }
+    const first = el.firstChild;
+    if (first === null) return "";
+    if (first.nextSibling === null) {
+      // The join of one part that starts with no newline is the part itself (a cell's text, a row's one cell).
+      const only = partOf(first);
+      if (only.charCodeAt(0) !== 10) return only;
+      const joined = new MarkdownJoin();
+      joined.append(only);
+      return joined.text;
     }
+    const content = new MarkdownJoin();
+    for (let child: ConvertedNode | null = first; child !== null; child = child.nextSibling) content.append(partOf(child));
     return content.text;
   };
   const content = replacementOf(table);
