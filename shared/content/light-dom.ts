@@ -102,12 +102,6 @@ abstract class LightBase {
   parentNode: LightElement | null = null;
   previousSibling: LightNode | null = null;
   nextSibling: LightNode | null = null;
-  // turndown writes these four on every node it converts (its Node()); declaring them here gives
-  // every node its final shape at construction instead of four shape changes during conversion.
-  isBlock: boolean | undefined = undefined;
-  isCode: boolean | undefined = undefined;
-  isBlank: boolean | undefined = undefined;
-  flankingWhitespace: { leading: string; trailing: string } | undefined = undefined;
 }
 
 export class LightText extends LightBase {
@@ -214,6 +208,14 @@ export class LightElement extends LightBase {
   readonly attributes: Record<string, string>;
   firstChild: LightNode | null = null;
   lastChild: LightNode | null = null;
+  // turndown writes these four on every node it converts (its Node()); declaring them here gives
+  // every element its final shape at construction instead of four shape changes during conversion.
+  // Text nodes do without: most are converted by the prose walk and the plain-table path, which
+  // set no facts on text (nothing reads them), and a text node is a third smaller without them.
+  isBlock: boolean | undefined = undefined;
+  isCode: boolean | undefined = undefined;
+  isBlank: boolean | undefined = undefined;
+  flankingWhitespace: { leading: string; trailing: string } | undefined = undefined;
   /** Cached textContent; reset up the ancestor chain whenever text below changes. */
   private cachedText: string | undefined;
   /** The child lists `childNodes`, `children` and `rows` answer, built on first read (see {@link ChildLists}). */

@@ -165,14 +165,19 @@ function tableRules(): { rules: Record<string, TurndownService.Rule>; isPlainTab
     const f = factsOf(table);
     if (f.columns !== undefined) return f.columns;
     const rows = table.rows ?? [];
+    // Each row's child nodes by sibling links: reading every row's childNodes built an array per row.
     let count = 0;
-    for (let r = 0; r < rows.length; r++) count = Math.max(count, rows[r]!.childNodes.length);
+    for (let r = 0; r < rows.length; r++) {
+      let width = 0;
+      for (let cell = rows[r]!.firstChild; cell !== null; cell = cell.nextSibling) width++;
+      count = Math.max(count, width);
+    }
     const votes: Array<Record<string, number>> = Array.from({ length: count }, () => ({ left: 0, right: 0, center: 0, "": 0 }));
     const alignments = Array.from({ length: count }, () => "");
     for (let r = 0; r < rows.length; r++) {
-      const cells = rows[r]!.childNodes;
-      for (let c = 0; c < cells.length; c++) {
-        const a = alignmentOf(cells[c]);
+      let c = 0;
+      for (let cell = rows[r]!.firstChild; cell !== null; cell = cell.nextSibling, c++) {
+        const a = alignmentOf(cell);
         const v = votes[c]!;
         // As the plugin counts: an alignment outside the four starts at NaN and never wins.
         v[a] = Number(v[a]) + 1;

@@ -233,8 +233,15 @@ export class MarkdownJoin {
     }
     let end = replacement.length;
     while (replacement.charCodeAt(end - 1) === 10) end--;
-    const rest = lead === 0 && end === replacement.length ? replacement : replacement.slice(lead, end);
-    this.body += newlines === 0 ? rest : newlines === 1 ? "\n" + rest : "\n\n" + rest;
     this.trailing = replacement.length - end;
+    // Slicing a string built by concatenation copies it whole: the replacement's own leading
+    // newlines stay as part of the seam when there are no more of them than the seam has.
+    if (lead <= newlines) {
+      const core = end === replacement.length ? replacement : replacement.slice(0, end);
+      const more = newlines - lead;
+      this.body += more === 0 ? core : more === 1 ? "\n" + core : "\n\n" + core;
+    } else {
+      this.body += "\n\n" + replacement.slice(lead, end);
+    }
   }
 }
