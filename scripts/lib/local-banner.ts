@@ -22,7 +22,7 @@ export function localBanner({ url, dynamoEndpoint, env, pid, chromium }: BannerI
     `  MCP (Streamable HTTP): ${url}/mcp   tools web_fetch, web_search`,
     `  page store:       ${dynamoEndpoint}${env[ENV.DYNAMODB_ENDPOINT] ? ` (${ENV.DYNAMODB_ENDPOINT})` : " (in-process emulator, in memory)"}`,
     `  API keys:         ${keys === 0 ? `off (set ${ENV.API_KEYS} to require x-api-key)` : `on, ${keys} key${keys === 1 ? "" : "s"} (send x-api-key)`}`,
-    `  localhost switch: ${localhost ? `ON (${ENV.ALLOW_LOCALHOST}): loopback addresses are reachable` : `off (set ${ENV.ALLOW_LOCALHOST}=true to fetch from this machine)`}`,
+    `  localhost switch: ${localhost ? `ON (${ENV.ALLOW_LOCALHOST}): URLs on localhost or 127.0.0.1 are reachable (their redirects only on the same port)` : `off (set ${ENV.ALLOW_LOCALHOST}=true to fetch from this machine)`}`,
     `  render:           ${chromium ?? "no Chromium found, so render answers render_unavailable (apt-get install chromium, or set WEBGATE_CHROMIUM_PATH)"}`,
     `  stop with Ctrl-C, or kill ${pid}`,
     "",

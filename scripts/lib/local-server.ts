@@ -6,6 +6,7 @@
 import http from "node:http";
 import { randomUUID, timingSafeEqual } from "node:crypto";
 import type { AddressInfo } from "node:net";
+import type { Duplex } from "node:stream";
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from "aws-lambda";
 import { Logger } from "@aws-lambda-powertools/logger";
 import { WebgateError, toErrorBody, type ErrorCode } from "../../shared/errors";
@@ -142,6 +143,28 @@ export async function startHttpFrontend(options: LocalServerOptions): Promise<Ru
       });
   });
   server.keepAliveTimeout = 5_000;
+  // A request Node's parser refuses (a request line and headers over its 16 KiB limit, a
+  // malformed request line) never reaches the listener above. Node's own answer is a bare status
+  // line with no body; the caller gets the API's error body instead, with its stable code.
+  server.on("clientError", (error: Error & { code?: string }, socket: Duplex) => {
+    // A client too slow to send its request (Node's headers and request timeouts) gets no answer.
+    if (!socket.writable || error.code === "ERR_HTTP_REQUEST_TIMEOUT") {
+      socket.destroy();
+      return;
+    }
+    const requestId = randomUUID();
+    const tooLarge = error.code === "HPE_HEADER_OVERFLOW";
+    const refused = tooLarge
+      ? new WebgateError("request_too_large", "The request line and headers are larger than 16 KiB.", { details: { field: "headers" } })
+      : new WebgateError("invalid_request", "The request is not valid HTTP/1.1.", { details: { field: null } });
+    const { status, body } = toErrorBody(refused, requestId);
+    const text = JSON.stringify(body);
+    socket.end(
+      `HTTP/1.1 ${status} ${http.STATUS_CODES[status] ?? ""}\r\ncontent-type: application/json; charset=utf-8\r\nx-request-id: ${requestId}\r\n` +
+        `content-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${text}`,
+    );
+    log({ level: "info", message: "request", path: null, method: null, status, ms: 0, request_id: requestId, reason: error.code ?? "client-error" });
+  });
   await new Promise<void>((resolve, reject) => {
     const failed = (error: Error & { code?: string }) => {
       if (error.code === "EADDRINUSE") {
@@ -208,16 +231,18 @@ function readBody(req: http.IncomingMessage, max: number): Promise<Buffer | unde
 }
 
 function toEvent(req: http.IncomingMessage, url: URL, body: Buffer, requestId: string): APIGatewayProxyEvent {
-  const headers: Record<string, string> = {};
-  const multiValueHeaders: Record<string, string[]> = {};
+  // Maps without a prototype: a header or parameter named `constructor` or `__proto__` is a key
+  // like any other (on `{}` it found Object's own members and crashed the request with a 500).
+  const headers: Record<string, string> = Object.create(null) as Record<string, string>;
+  const multiValueHeaders: Record<string, string[]> = Object.create(null) as Record<string, string[]>;
   for (let i = 0; i < req.rawHeaders.length; i += 2) {
     const name = req.rawHeaders[i]!;
     const value = req.rawHeaders[i + 1]!;
     headers[name] = value;
     (multiValueHeaders[name] ??= []).push(value);
   }
-  const query: Record<string, string> = {};
-  const multiQuery: Record<string, string[]> = {};
+  const query: Record<string, string> = Object.create(null) as Record<string, string>;
+  const multiQuery: Record<string, string[]> = Object.create(null) as Record<string, string[]>;
   for (const [name, value] of url.searchParams) {
     query[name] = value;
     (multiQuery[name] ??= []).push(value);

@@ -61,13 +61,15 @@ const BOOLEAN_FIELDS = new Set(["main_content"]);
  * booleans; anything else stays a string so the schema reports the field's type error.
  */
 export function fromQuery(query: Record<string, string>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(query)) {
-    if (NUMERIC_FIELDS.has(name) && /^-?\d{1,15}$/.test(value)) out[name] = Number(value);
-    else if (BOOLEAN_FIELDS.has(name) && (value === "true" || value === "false")) out[name] = value === "true";
-    else out[name] = value;
-  }
-  return out;
+  // fromEntries defines each key as an own property: an assignment `out["__proto__"] = …` would
+  // set the prototype instead and drop the parameter before the schema could refuse it.
+  return Object.fromEntries(
+    Object.entries(query).map(([name, value]): [string, unknown] => {
+      if (NUMERIC_FIELDS.has(name) && /^-?\d{1,15}$/.test(value)) return [name, Number(value)];
+      if (BOOLEAN_FIELDS.has(name) && (value === "true" || value === "false")) return [name, value === "true"];
+      return [name, value];
+    }),
+  );
 }
 
 const redirectHopResponseSchema = redirectHopSchema.extend({

@@ -13,7 +13,7 @@ import type { RedirectHop } from "../snapshot/snapshot-meta";
 import type { Resolver } from "./dns-resolver";
 import { resolveChecked } from "./guarded-lookup";
 import { resolvePolicy, type GuardPolicy } from "./policy";
-import { bareHostname, checkUrl, isCheckedUnder, refuseWrittenUserinfo, type CheckedUrl } from "./url-policy";
+import { bareHostname, checkUrl, isCheckedUnder, refuseLoopbackHop, refuseWrittenUserinfo, requestPolicy, type CheckedUrl } from "./url-policy";
 
 export const WEBGATE_USER_AGENT = "webgate/0.1 (guarded web reader for AI agents)";
 
@@ -98,6 +98,9 @@ export function createGuardedClient(deps: GuardedClientDeps): GuardedClient {
       const started = performance.now();
       let url = typeof input !== "string" && isCheckedUnder(input, policy) ? input : checkUrl(typeof input === "string" ? input : input.href, policy);
       const requested = url.href;
+      // The dev switch covers a request only when its own URL names this machine; any other
+      // request, its DNS answers and its redirects included, runs under the strict policy.
+      const hopPolicy = requestPolicy(url, policy);
       const deadline = AbortSignal.timeout(limits.timeoutMs);
       const signal = options.signal ? AbortSignal.any([deadline, options.signal]) : deadline;
       const visited = new Set([url.href]);
@@ -106,7 +109,7 @@ export function createGuardedClient(deps: GuardedClientDeps): GuardedClient {
       for (;;) {
         const host = bareHostname(url);
         const addresses = await atHop(redirects.length, () =>
-          resolveChecked(host, { resolver: deps.resolver, policy, signal, timeoutMs: limits.connectTimeoutMs }),
+          resolveChecked(host, { resolver: deps.resolver, policy: hopPolicy, signal, timeoutMs: limits.connectTimeoutMs }),
         );
         if (options.beforeRequest !== undefined) await options.beforeRequest(url, redirects.length);
         const response = await deps.http.request({
@@ -131,7 +134,7 @@ export function createGuardedClient(deps: GuardedClientDeps): GuardedClient {
             elapsedMs: Math.round(performance.now() - started),
           };
         }
-        const next = nextHop(url, response.status, response.headers.location, redirects, limits.maxRedirects, policy);
+        const next = nextHop(url, response.status, response.headers.location, redirects, limits.maxRedirects, hopPolicy);
         if (visited.has(next.href)) {
           throw new WebgateError("too_many_redirects", `Redirect ${redirects.length} leads back to a URL already visited (a redirect loop).`, {
             details: { redirects: redirects.length },
@@ -175,7 +178,9 @@ function nextHop(
     // The Location as sent: `https://@host/` parses to a URL without the "@", which checkUrl on
     // the resolved href could no longer see.
     refuseWrittenUserinfo(location);
-    return checkUrl(target.href, policy);
+    const checked = checkUrl(target.href, policy);
+    refuseLoopbackHop(current, checked, policy);
+    return checked;
   });
 }
 

@@ -7,7 +7,7 @@ import type { LookupAddress } from "node:dns";
 import { WebgateError } from "../errors";
 import { ADDRESS_REFUSAL_DESCRIPTIONS, canonicalAddress, classifyAddress } from "./address-policy";
 import type { GuardPolicy } from "./policy";
-import { matchesDomain } from "./policy";
+import { matchesDomain, withoutLocalhost } from "./policy";
 import { createDnsResolver, type CnameAwareResolver, type Resolver } from "./dns-resolver";
 
 declare const CHECKED: unique symbol;
@@ -46,7 +46,8 @@ export interface ResolveCheckedDeps {
 /**
  * Resolves `hostname` once and returns its addresses in answer order, each checked by
  * {@link classifyAddress} and written in its canonical spelling (see canonicalAddress).
- * An IP literal (`1.2.3.4`, `2001:db8::1` or `[2001:db8::1]`) is checked without DNS.
+ * An IP literal (`1.2.3.4`, `2001:db8::1` or `[2001:db8::1]`) is checked without DNS. Under the
+ * dev switch (`policy.allowLocalhost`) a loopback answer passes for the name `localhost` only.
  *
  * @throws WebgateError `dns_failed` (resolver error, empty answer, an answer that is not an IP
  *   address, or a lookup longer than `timeoutMs`), `address_not_allowed` (any answer outside
@@ -69,6 +70,10 @@ export async function resolveChecked(hostname: string, deps: ResolveCheckedDeps)
   }
 
   const { addresses: answers, cnames } = await lookupWithin(hostname, deps);
+  // The dev switch admits loopback answers for `localhost` only: any other name that resolves to
+  // loopback (a rebinding name, a wildcard DNS service) is refused as without the switch, so no
+  // DNS answer can aim a request at this machine.
+  const answerPolicy = hostname === "localhost" ? deps.policy : withoutLocalhost(deps.policy);
   // The deny list judges names, and a CNAME is the name the answer really belongs to: an alias
   // of a blocked name is refused like the name itself (only checked when the list is non-empty,
   // since learning the chain costs a query per step).
@@ -85,7 +90,7 @@ export async function resolveChecked(hostname: string, deps: ResolveCheckedDeps)
     if (canonical === undefined) {
       throw new WebgateError("dns_failed", "The host name's DNS answer is not an IP address.");
     }
-    const verdict = classifyAddress(answer, deps.policy);
+    const verdict = classifyAddress(answer, answerPolicy);
     if (verdict !== "ok") {
       // Callers learn only that the name resolves to an address webgate does not connect to, not
       // which range: the class would map out internal DNS (which names point at loopback, which

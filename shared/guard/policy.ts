@@ -86,6 +86,27 @@ export function resolvePolicy(partial?: Partial<GuardPolicy>): GuardPolicy {
   return policy;
 }
 
+// The strict twin of each resolved policy that has the dev switch on (see withoutLocalhost).
+const strictTwins = new WeakMap<GuardPolicy, GuardPolicy>();
+
+/**
+ * `policy` with the dev switch (`allowLocalhost`) off and everything else unchanged; `policy`
+ * itself when the switch is already off. The guard runs every request whose own URL does not
+ * name this machine, and every DNS answer for a name other than `localhost`, under it: the switch
+ * lets a developer read their own servers, not let a page or a DNS answer aim at them.
+ */
+export function withoutLocalhost(policy: GuardPolicy): GuardPolicy {
+  const resolved = resolvePolicy(policy);
+  if (!resolved.allowLocalhost) return resolved;
+  let strict = strictTwins.get(resolved);
+  if (strict === undefined) {
+    strict = Object.freeze({ ...resolved, allowLocalhost: false });
+    resolvedPolicies.add(strict);
+    strictTwins.set(resolved, strict);
+  }
+  return strict;
+}
+
 /**
  * Whether a normalized host name matches a normalized list entry. `example.com` matches only
  * itself. `*.example.com` matches `example.com` itself and every name below it at any depth:

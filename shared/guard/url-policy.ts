@@ -6,7 +6,8 @@
 import { WebgateError } from "../errors";
 import { ADDRESS_REFUSAL_DESCRIPTIONS, classifyAddress, isLoopbackAddress } from "./address-policy";
 import type { GuardPolicy } from "./policy";
-import { matchesDomain, resolvePolicy } from "./policy";
+import { matchesDomain, resolvePolicy, withoutLocalhost } from "./policy";
+import { ENV } from "../config";
 
 // What WHATWG leaves in a host name after IDNA: we accept only what DNS host names use.
 const HOST_NAME_CHARS = /^[a-z0-9_.-]+$/;
@@ -180,6 +181,54 @@ function refuseName(name: string): void {
   if (!HOST_NAME_CHARS.test(name)) {
     throw new WebgateError("host_not_allowed", "The URL's host name has characters that host names do not use.", { logReason: "host-characters" });
   }
+}
+
+/**
+ * Whether `url` names this machine in a way the dev switch admits: `policy.allowLocalhost` is on
+ * and the host is `localhost` or a loopback literal (127/8, `[::1]`, mapped 127/8). A name that
+ * merely resolves to loopback is not one (see resolveChecked).
+ */
+export function isLoopbackTarget(url: URL, policy: GuardPolicy): boolean {
+  if (!policy.allowLocalhost) return false;
+  const host = bareHostname(url);
+  return host === "localhost" || isLoopbackAddress(host);
+}
+
+/**
+ * The policy one request runs under once {@link checkUrl} accepted its URL: `policy` itself when
+ * the URL is a loopback target of the dev switch, else the strict policy (withoutLocalhost).
+ * So with `WEBGATE_ALLOW_LOCALHOST=true` a request for a public page can still never be
+ * redirected, or a rendered page make a request, into this machine.
+ */
+export function requestPolicy(url: URL, policy: GuardPolicy): GuardPolicy {
+  return isLoopbackTarget(url, policy) ? policy : withoutLocalhost(policy);
+}
+
+/**
+ * Throws when a redirect from `from` to `to` would enter this machine under the dev switch
+ * anywhere but the local server it came from: a loopback target on the same port (any loopback
+ * spelling, `localhost` included; the scheme may change). A local server may redirect within
+ * itself; it may not send webgate on to another local port (a database, the Lambda runtime API
+ * on 9001), and a page that is not on this machine may not redirect into it at all.
+ *
+ * @throws WebgateError `address_not_allowed` (a loopback literal) or `host_not_allowed`
+ *   (`localhost`); the message names the rule.
+ */
+export function refuseLoopbackHop(from: URL, to: URL, policy: GuardPolicy): void {
+  if (!isLoopbackTarget(to, policy)) return;
+  if (isLoopbackTarget(from, policy) && effectivePort(from) === effectivePort(to)) return;
+  const byName = bareHostname(to) === "localhost";
+  const what = byName ? "localhost" : "a loopback address";
+  throw new WebgateError(
+    byName ? "host_not_allowed" : "address_not_allowed",
+    `The redirect's host is ${what}: ${ENV.ALLOW_LOCALHOST} lets a redirect reach this machine only within the local server that was asked for (the same port).`,
+    { details: { reason: byName ? "localhost" : "loopback" }, logReason: "loopback-redirect" },
+  );
+}
+
+/** The port a URL reaches: its own, or its scheme's default. */
+function effectivePort(url: URL): string {
+  return url.port === "" ? (url.protocol === "https:" ? "443" : "80") : url.port;
 }
 
 /** `URL.hostname` keeps the brackets of an IPv6 literal; DNS, sockets and TLS want it bare. */

@@ -17,7 +17,8 @@
 import { TargetType, type Browser, type BrowserContext, type CDPSession, type HTTPRequest, type HTTPResponse, type Page } from "puppeteer-core";
 import { WebgateError, isWebgateError } from "../errors";
 import { WEBGATE_USER_AGENT } from "../guard/guarded-get";
-import type { GuardPolicy } from "../guard/policy";
+import { withoutLocalhost, type GuardPolicy } from "../guard/policy";
+import { requestPolicy } from "../guard/url-policy";
 import type { Resolver } from "../guard/dns-resolver";
 import type { Dialer } from "../http/types";
 import type { BrowserPool } from "./browser-pool";
@@ -123,7 +124,9 @@ async function renderInBrowser(browser: Browser, request: RenderRequest, deps: B
   const proxy = await startGuardedProxy({
     resolver: deps.resolver,
     dialer: deps.dialer,
-    policy: deps.policy,
+    // The dev switch covers a render only when the page itself is on this machine: a public
+    // page's scripts and redirects never reach loopback (see requestPolicy).
+    policy: renderPolicy(request.url, deps.policy),
     connectTimeoutMs: limits.connectTimeoutMs,
     maxBytes: limits.maxPageBytes,
     maxConnections: limits.maxConnections,
@@ -380,5 +383,13 @@ async function settleWithin<T>(work: Promise<T>, ms: number): Promise<T | undefi
     return await Promise.race([work.catch(() => undefined), late]);
   } finally {
     clearTimeout(timer);
+  }
+}
+
+function renderPolicy(url: string, policy: GuardPolicy): GuardPolicy {
+  try {
+    return requestPolicy(new URL(url), policy);
+  } catch {
+    return withoutLocalhost(policy);
   }
 }

@@ -1,14 +1,20 @@
 /**
- * Loads the shared SSRF vectors from ../shared/ssrf beside the repository (present on the team's
- * machines, absent in a fresh clone). Returns undefined, after printing why, when absent: the
- * tests that use them skip, and the repository's own cases still cover every rule.
+ * Loads the shared SSRF vectors from the shared folder's ssrf/ (../shared/ssrf beside the
+ * repository: present on the team's machines, absent in a fresh clone). Returns undefined,
+ * after printing why, when absent: the tests that use them skip, and the repository's own cases
+ * still cover every rule.
  */
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { findSharedDir } from "../../scripts/lib/shared-dir";
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-export const SSRF_DIR = path.resolve(repoRoot, "../shared/ssrf");
+/**
+ * Where the vectors are: `ssrf/` in the shared folder that findSharedDir finds (env
+ * WEBGATE_SHARED_DIR, else <repo>/../shared, else /work/shared: a worktree at /work/wt/<name>
+ * has no ../shared of its own); undefined when there is none.
+ */
+const sharedDir = findSharedDir();
+export const SSRF_DIR = sharedDir === null ? undefined : path.join(sharedDir, "ssrf");
 
 export interface UrlVector {
   url: string;
@@ -50,8 +56,8 @@ export interface DnsVectors {
 }
 
 function load<T>(file: string): T | undefined {
-  const full = path.join(SSRF_DIR, file);
-  if (!existsSync(full)) {
+  const full = SSRF_DIR === undefined ? `../shared/ssrf/${file}` : path.join(SSRF_DIR, file);
+  if (SSRF_DIR === undefined || !existsSync(full)) {
     console.warn(`[skip] ${full} is absent: the shared SSRF vector tests are skipped (the repository's own cases still run).`);
     return undefined;
   }

@@ -40,7 +40,7 @@ export function createTestDialer(options: TestDialerOptions): TestDialer {
  * the name, loopback allowed), so a test can only dial what the address policy accepted.
  */
 export function checkedAddresses(...addresses: string[]): Promise<CheckedAddresses> {
-  return resolveChecked("checked.test", {
+  return resolveChecked("localhost", {
     resolver: { resolve: () => Promise.resolve([...addresses]) },
     policy: resolvePolicy({ allowLocalhost: true }),
     signal: new AbortController().signal,

@@ -2,7 +2,7 @@ import type { LookupAddress } from "node:dns";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { WebgateError } from "../../../../shared/errors";
 import { ADDRESS_REFUSAL_DESCRIPTIONS, type AddressRefusal } from "../../../../shared/guard/address-policy";
-import { resolveChecked, systemResolver } from "../../../../shared/guard/guarded-lookup";
+import { RESOLVED_TO_REFUSED, resolveChecked, systemResolver } from "../../../../shared/guard/guarded-lookup";
 import { resolvePolicy, type GuardPolicy } from "../../../../shared/guard/policy";
 import { createLookupResolver } from "../../../../shared/guard/guarded-lookup";
 import type { FakeStep } from "../../../helpers/fake-resolver";
@@ -124,6 +124,16 @@ describe("resolveChecked answers", () => {
     await expect(resolveChecked("localhost", deps(FakeResolver.answering(answer), { policy: dev }))).resolves.toEqual(answer);
     expect((await failure(resolveChecked("localhost", deps(FakeResolver.answering(answer))))).code).toBe("address_not_allowed");
   });
+
+  it.each([["rebind.example.com", ["127.0.0.1"]], ["mixed.example.com", ["93.184.215.14", "::1"]], ["localhost.example.com", ["::ffff:127.0.0.1"]]])(
+    "refuses %s resolving to loopback even with the dev switch (only localhost may)",
+    async (host, answer) => {
+      const dev = resolvePolicy({ allowLocalhost: true });
+      const error = await failure(resolveChecked(host, deps(FakeResolver.answering(answer), { policy: dev })));
+      expect(error.code).toBe("address_not_allowed");
+      expect(error.details).toEqual({ reason: RESOLVED_TO_REFUSED });
+    },
+  );
 });
 
 describe("resolveChecked on IP literals", () => {
