@@ -1054,6 +1054,9 @@ function materialize(attempt: Attempt, body: LightElement, title: string, raw: F
 /** Class/id words of media blocks (an image with its description), which are not the lead. */
 const MEDIA = /image|img|photo|foto|picture|bild|figure|gallery|video|caption|legend/i;
 
+/** Class/id words of galleries and slideshows, which hold slides' descriptions rather than a lead. */
+const GALLERY = /gallery|galerie|slideshow|carousel|slider|lightbox/i;
+
 /** At most this many steps (elements looked at, levels climbed) are walked before the article for its lead. */
 const LEAD_WALK = 600;
 /** A lead is a paragraph or two: more text than this between title and article is not a header area. */
@@ -1117,7 +1120,8 @@ function leadBlocks(body: LightElement, attempt: Attempt, raw: FiguresTable, isT
       cur = previousOf(cur, body, budget);
       continue;
     }
-    cur = cur.lastChild ?? previousOf(cur, body, budget);
+    // A gallery or slideshow is passed over whole: the blurb of a slide inside it is not the lead.
+    cur = hasClassWord(GALLERY, classAndId(cur)) ? previousOf(cur, body, budget) : (cur.lastChild ?? previousOf(cur, body, budget));
   }
   return [];
 }

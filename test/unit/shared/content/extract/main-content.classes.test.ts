@@ -186,3 +186,16 @@ describe("the writer's bio line after the story", () => {
     expect(out).toContain("Anna Lena Muster is the museum's director");
   });
 });
+
+describe("a gallery between the headline and the body", () => {
+  it("does not take a slide's description for the lead", () => {
+    const html = page(
+      "Attack on the museum",
+      `<article><h1>Attack on the museum</h1><div class="inline-gallery-embedded"><div class="g-details"><div class="g-blurb">Security forces stormed the museum, freeing hostages and ending a siege by gunmen.</div></div></div>
+       <div class="body">${paragraphs("siege", 4)}</div></article>`,
+    );
+    const out = text(html);
+    expect(out).toContain("The siege report, paragraph 3");
+    expect(out).not.toContain("Security forces stormed the museum");
+  });
+});
