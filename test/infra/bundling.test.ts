@@ -1,8 +1,10 @@
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
 import * as os from "node:os";
 import * as path from "node:path";
 import { pathToFileURL } from "node:url";
 import { build } from "esbuild";
+import iconv from "iconv-lite";
 import { describe, expect, it } from "vitest";
 import { BUNDLE_FILE_NAME, FUNCTION_BUNDLING, PDF_WORKER_BUNDLE, esbuildOptions, pdfWorkerCommands, pdfWorkerEsbuildOptions } from "../../infra/bundling";
 import { REPO_ROOT } from "../../infra/webgate-stack";
@@ -85,6 +87,37 @@ describe("function bundling", () => {
         expect(bundled.renderDocument(input)).toEqual(expected);
       }
     }
+    // Legacy encodings: the decoders' tables are bundled data (@exodus/bytes), loaded on first use.
+    const article = "<html><head><title>T</title></head><body><article><h1>Head</h1><p>%s</p></article></body></html>";
+    for (const [charset, text] of [
+      ["Shift_JIS", "日本語のテキストです。"],
+      ["EUC-KR", "한국어 텍스트입니다. 갂"],
+      ["gb18030", "简体中文页面 𠀀"],
+      ["Big5", "繁體中文 䏰"],
+      ["windows-1252", "café – “quoted”"],
+    ] as const) {
+      const body = iconv.encode(article.replace("%s", text), charset);
+      const input = { body, contentType: `text/html; charset=${charset}`, finalUrl: "https://example.com/a/page.html", mainContent: false };
+      const expected = renderDocument(input);
+      expect(expected).toMatchObject({ charset });
+      expect(expected.content).toContain(text);
+      expect(bundled.renderDocument(input)).toEqual(expected);
+    }
+  });
+
+  it("resolves one ajv for the MCP SDK and ajv-formats, so the MCP bundle carries one copy", () => {
+    // eslint's ajv 6 would otherwise take node_modules/ajv and leave the SDK and ajv-formats a
+    // nested ajv 8 each, which esbuild bundles twice (104 KB). webgate pins ajv 8 to hoist it.
+    const require = createRequire(import.meta.url);
+    const sdk = path.dirname(require.resolve("@modelcontextprotocol/sdk/package.json"));
+    const formats = path.dirname(require.resolve("ajv-formats/package.json", { paths: [sdk] }));
+    expect(require.resolve("ajv", { paths: [formats] })).toBe(require.resolve("ajv", { paths: [sdk] }));
+  });
+
+  it("carries no iconv-lite: legacy encodings decode with @exodus/bytes", { timeout: CPU_WORK_TIMEOUT_MS }, async () => {
+    const inputs = Object.keys((await buildFetchHandler()).metafile.inputs);
+    expect(inputs.some((f) => f.includes("node_modules/iconv-lite/") || f.includes("node_modules/whatwg-encoding/"))).toBe(false);
+    expect(inputs.some((f) => f.includes("node_modules/@exodus/bytes/"))).toBe(true);
   });
 });
 

@@ -280,7 +280,8 @@ describe("redirects from a loopback origin with the dev switch on (npm start aga
     }
     for (const status of [301, 303, 307, 308]) await expectRefusedRedirect(status, `http://localhost:${canaries[0]!.port}/`);
     expect(canaries.map((c) => `${c.host}: ${c.connections}`)).toEqual(canaries.map((c) => `${c.host}: 0`));
-  });
+    // ~165 requests one after another: a hang guard, not a speed limit (a loaded 2-core run took over 20 s).
+  }, 180_000);
 
   it("refuses redirects to other schemes, private names and literals, and names that resolve to loopback", async () => {
     for (const location of [
