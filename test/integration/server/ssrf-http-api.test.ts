@@ -280,6 +280,17 @@ describe("redirects from a loopback origin with the dev switch on (npm start aga
     for (const canary of canaries) await expectRefusedRedirect(302, spelling.replace("P", String(canary.port)));
   });
 
+  it.each(["http://127.1:P/", "http://2130706433:P/", "http://0x7f000001:P/", "http://0177.0.0.1:P/", "http://[::ffff:127.0.0.1]:P/", "http://[0:0:0:0:0:0:0:1]:P/", "http://%31%32%37.0.0.1:P/", "http://%6cocalhost:P/", "http://0.0.0.0:P/"])(
+    "refuses the caller's own %s: the switch admits loopback only as written plainly",
+    async (spelling) => {
+      for (const canary of canaries) {
+        const url = spelling.replace("P", String(canary.port));
+        const outcomes = await Promise.all(ROUTES.map((route) => send(api, route, url)));
+        for (const outcome of outcomes) expect(["address_not_allowed", "host_not_allowed"], `${url}: ${outcome.text.slice(0, 200)}`).toContain(outcome.code);
+      }
+    },
+  );
+
   it.each([301, 303, 307, 308])("refuses a %i to another local port", async (status) => {
     await expectRefusedRedirect(status, `http://localhost:${canaries[0]!.port}/`);
   });
