@@ -3,6 +3,7 @@ import { collapseWhitespace } from "./collapse-whitespace";
 import { type ConversionDeadline, WorkMeter } from "./conversion-deadline";
 import { MAIN_CONTENT_PRUNED, extractMainContent } from "./extract/main-content";
 import { preferStructuredBody } from "./extract/structured-body";
+import { markProseFacts } from "./prose-walk";
 import { type LightDocument, type LightElement, MAX_DEPTH, parseLightDocument } from "./light-dom";
 import { neutralizeBoundaryMarkers, unescapeNeutralizedMarkers } from "./neutralize";
 import { lightTreeToText } from "./plain-text";
@@ -142,6 +143,8 @@ export function turndownSingleUse(service: TurndownService, root: LightElement):
     value: () => {
       if (ownCollapse) {
         collapseWhitespace(root);
+        // After the tree's last change: the prose walk trusts these facts (prose-walk.ts).
+        markProseFacts(root);
         hideFirstChildOnce(root);
       }
       return root;

@@ -102,17 +102,12 @@ abstract class LightBase {
   parentNode: LightElement | null = null;
   previousSibling: LightNode | null = null;
   nextSibling: LightNode | null = null;
-  // turndown writes these four on every node it converts (its Node()); declaring them here gives
-  // every node its final shape at construction instead of four shape changes during conversion.
-  isBlock: boolean | undefined = undefined;
-  isCode: boolean | undefined = undefined;
-  isBlank: boolean | undefined = undefined;
-  flankingWhitespace: { leading: string; trailing: string } | undefined = undefined;
 }
 
 export class LightText extends LightBase {
-  readonly nodeType = 3;
-  readonly nodeName = "#text";
+  // On the prototype (see the end of the file), not on every node: a text node has no field it does not need.
+  declare readonly nodeType: 3;
+  declare readonly nodeName: "#text";
   private text: string;
 
   constructor(text: string) {
@@ -152,63 +147,127 @@ export class LightText extends LightBase {
 
 const ESCAPES: Readonly<Record<string, string>> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "\u00a0": "&nbsp;" };
 
+const NO_CHILDREN: LightNode[] = Object.freeze([]) as unknown as LightNode[];
+const NO_STYLE: { readonly textAlign: string } = Object.freeze({ textAlign: "" });
+
+/**
+ * The arrays an element answers for `childNodes`, `children` and `rows`, each built on first read
+ * and kept while {@link structureEpoch} is `epoch`. One object per element that is asked (most
+ * are never asked: the prose walk follows sibling links), not four fields on every element.
+ */
+interface ChildLists {
+  epoch: number;
+  childNodes: LightNode[] | undefined;
+  children: LightElement[] | undefined;
+  rows: LightElement[] | undefined;
+}
+
+function childNodesOf(el: LightElement): LightNode[] {
+  const out: LightNode[] = [];
+  for (let n = el.firstChild; n !== null; n = n.nextSibling) out.push(n);
+  return out;
+}
+
+function childElementsOf(el: LightElement): LightElement[] {
+  const out: LightElement[] = [];
+  for (let n = el.firstChild; n !== null; n = n.nextSibling) if (n.nodeType === 1) out.push(n);
+  return out;
+}
+
+function rowsOf(el: LightElement, out: LightElement[]): LightElement[] {
+  for (let n = el.firstChild; n !== null; n = n.nextSibling) {
+    if (n.nodeType !== 1) continue;
+    if (n.nodeName === "TR") out.push(n);
+    else if (n.nodeName === "THEAD" || n.nodeName === "TBODY" || n.nodeName === "TFOOT") rowsOf(n, out);
+  }
+  return out;
+}
+
+/**
+ * The key of an attribute name: lower case, as the DOM's getAttribute looks names up on HTML
+ * elements. The names turndown and the rules ask for are lower case already, and
+ * `toLowerCase()` allocates a new string on every call.
+ */
+function attributeKey(name: string): string {
+  for (let i = 0; i < name.length; i++) {
+    const c = name.charCodeAt(i);
+    if ((c >= 65 && c <= 90) || c > 127) return name.toLowerCase();
+  }
+  return name;
+}
+
 export class LightElement extends LightBase {
-  readonly nodeType = 1;
+  // On the prototype (see the end of the file).
+  declare readonly nodeType: 1;
   /** Upper case, as a browser reports HTML elements. */
   readonly nodeName: string;
-  readonly tagName: string;
+  /**
+   * The attributes, names in lower case. Elements without any share one frozen empty object
+   * (read-only: nothing writes to an element's attributes after the parse).
+   */
   readonly attributes: Record<string, string>;
   firstChild: LightNode | null = null;
   lastChild: LightNode | null = null;
+  // turndown writes these four on every node it converts (its Node()); declaring them here gives
+  // every element its final shape at construction instead of four shape changes during conversion.
+  // Text nodes do without: most are converted by the prose walk and the plain-table path, which
+  // set no facts on text (nothing reads them), and a text node is a third smaller without them.
+  isBlock: boolean | undefined = undefined;
+  isCode: boolean | undefined = undefined;
+  isBlank: boolean | undefined = undefined;
+  flankingWhitespace: { leading: string; trailing: string } | undefined = undefined;
   /** Cached textContent; reset up the ancestor chain whenever text below changes. */
   private cachedText: string | undefined;
-  private cachedChildNodes: LightNode[] | undefined;
-  private cachedChildren: LightElement[] | undefined;
-  private cachedRows: LightElement[] | undefined;
-  private cacheEpoch = -1;
+  /** The child lists `childNodes`, `children` and `rows` answer, built on first read (see {@link ChildLists}). */
+  private lists: ChildLists | undefined;
   /**
    * The element's number in the main-content extractor's walks (shared/content/extract/main-content.ts),
    * which keeps its figures in typed arrays indexed by it rather than in maps and objects per
    * element; -1 until a walk numbers it. Declared here so every element has it from construction.
    */
   walkIndex = -1;
+  /**
+   * What the prose walk (prose-walk.ts) reads about the element's subtree, as bits; -1 until
+   * `markProseFacts` has run over it after the tree's last change.
+   */
+  proseFacts = -1;
+  /**
+   * While true, `childNodes` answers an empty list: set while turndown's own walk passes over an
+   * element whose children a faster path already converted (prose-walk.ts, plain tables).
+   */
+  childNodesHidden = false;
 
   constructor(localName: string, attributes: Record<string, string>) {
     super();
     this.nodeName = upperName(localName);
-    this.tagName = this.nodeName;
     this.attributes = attributes;
+  }
+
+  get tagName(): string {
+    return this.nodeName;
   }
 
   get localName(): string {
     return this.nodeName.toLowerCase();
   }
 
-  private freshCaches(): void {
-    if (this.cacheEpoch === structureEpoch) return;
-    this.cacheEpoch = structureEpoch;
-    this.cachedChildNodes = undefined;
-    this.cachedChildren = undefined;
-    this.cachedRows = undefined;
+  /** The element's child lists, current for the tree's structure as it is now. */
+  private freshLists(): ChildLists {
+    const lists = this.lists;
+    if (lists !== undefined && lists.epoch === structureEpoch) return lists;
+    return (this.lists = { epoch: structureEpoch, childNodes: undefined, children: undefined, rows: undefined });
   }
 
   /** The child nodes in order. The array is shared between reads: callers must not modify it. */
   get childNodes(): LightNode[] {
-    this.freshCaches();
-    if (this.cachedChildNodes !== undefined) return this.cachedChildNodes;
-    const out: LightNode[] = [];
-    for (let n = this.firstChild; n !== null; n = n.nextSibling) out.push(n);
-    this.cachedChildNodes = out;
-    return out;
+    if (this.childNodesHidden) return NO_CHILDREN;
+    const lists = this.freshLists();
+    return (lists.childNodes ??= childNodesOf(this));
   }
 
   get children(): LightElement[] {
-    this.freshCaches();
-    if (this.cachedChildren !== undefined) return this.cachedChildren;
-    const out: LightElement[] = [];
-    for (let n = this.firstChild; n !== null; n = n.nextSibling) if (n.nodeType === 1) out.push(n);
-    this.cachedChildren = out;
-    return out;
+    const lists = this.freshLists();
+    return (lists.children ??= childElementsOf(this));
   }
 
   get lastElementChild(): LightElement | null {
@@ -217,12 +276,12 @@ export class LightElement extends LightBase {
   }
 
   getAttribute(name: string): string | null {
-    const value = this.attributes[name.toLowerCase()];
+    const value = this.attributes[attributeKey(name)];
     return value === undefined ? null : value;
   }
 
   hasAttribute(name: string): boolean {
-    return this.attributes[name.toLowerCase()] !== undefined;
+    return this.attributes[attributeKey(name)] !== undefined;
   }
 
   get className(): string {
@@ -238,26 +297,18 @@ export class LightElement extends LightBase {
   }
 
   /** Only `textAlign` is read (GFM column alignment); taken from the inline style. */
-  get style(): { textAlign: string } {
-    const match = /(?:^|;)\s*text-align\s*:\s*([a-z]+)/i.exec(this.attributes.style ?? "");
-    return { textAlign: match?.[1] ?? "" };
+  get style(): { readonly textAlign: string } {
+    const style = this.attributes.style;
+    // The table rules read every cell's style: most have none, and share one answer.
+    if (style === undefined) return NO_STYLE;
+    const match = /(?:^|;)\s*text-align\s*:\s*([a-z]+)/i.exec(style);
+    return match === null ? NO_STYLE : { textAlign: match[1]! };
   }
 
   /** The table's rows in tree order, not counting rows of nested tables (HTMLTableElement.rows). */
   get rows(): LightElement[] {
-    this.freshCaches();
-    if (this.cachedRows !== undefined) return this.cachedRows;
-    const out: LightElement[] = [];
-    const visit = (el: LightElement) => {
-      for (let n = el.firstChild; n !== null; n = n.nextSibling) {
-        if (n.nodeType !== 1) continue;
-        if (n.nodeName === "TR") out.push(n);
-        else if (n.nodeName === "THEAD" || n.nodeName === "TBODY" || n.nodeName === "TFOOT") visit(n);
-      }
-    };
-    visit(this);
-    this.cachedRows = out;
-    return out;
+    const lists = this.freshLists();
+    return (lists.rows ??= rowsOf(this, []));
   }
 
   getElementsByTagName(name: string): LightElement[] {
@@ -364,6 +415,10 @@ export class LightElement extends LightBase {
     }
   }
 }
+
+Object.defineProperty(LightText.prototype, "nodeType", { value: 3 });
+Object.defineProperty(LightText.prototype, "nodeName", { value: "#text" });
+Object.defineProperty(LightElement.prototype, "nodeType", { value: 1 });
 
 /** The outcome of one parse: a pruned tree plus what was read from the pruned metadata. */
 export interface LightDocument {

@@ -1,3 +1,4 @@
+import type { QuoteType } from "htmlparser2";
 import { Parser, type Handler, type ParserOptions } from "htmlparser2";
 
 /**
@@ -38,6 +39,8 @@ class TopFirstStack<T> {
     return this.items[this.items.length - 1 - i];
   }
 
+  // A count that drops to zero stays in the map: deleting and re-adding a tag name at every
+  // close and open made the map rehash as it went (a few names, millions of times).
   unshift(item: T): number {
     this.items.push(item);
     this.counts.set(item, (this.counts.get(item) ?? 0) + 1);
@@ -48,32 +51,86 @@ class TopFirstStack<T> {
   shift(): T | undefined {
     const item = this.items.pop();
     this[0] = this.items[this.items.length - 1];
-    if (item !== undefined) {
-      const n = this.counts.get(item)! - 1;
-      if (n === 0) this.counts.delete(item);
-      else this.counts.set(item, n);
-    }
+    if (item !== undefined) this.counts.set(item, this.counts.get(item)! - 1);
     return item;
   }
 
   includes(item: T): boolean {
-    return this.counts.has(item);
+    return (this.counts.get(item) ?? 0) > 0;
   }
 
   indexOf(item: T): number {
-    if (!this.counts.has(item)) return -1;
+    if (!this.includes(item)) return -1;
     for (let i = this.items.length - 1; i >= 0; i--) if (this.items[i] === item) return this.items.length - 1 - i;
     return -1;
   }
 }
 
-/** The private members of htmlparser2's Parser this file replaces (htmlparser2 12.0.0). */
+/** The private members of htmlparser2's Parser this file replaces or reads (htmlparser2 12.0.0). */
 interface ParserInternals {
   stack: TopFirstStack<string>;
   foreignContext: TopFirstStack<number>;
   cbs: Partial<Handler>;
   startIndex: number;
   endIndex: number;
+  attribs: Record<string, string> | null;
+  buffers: string[];
+  bufferOffset: number;
+  lowerCaseTagNames: boolean;
+  htmlMode: boolean;
+}
+
+/**
+ * The attributes of every element that has none: one frozen object instead of a fresh `{}` per
+ * tag (most elements of a page have no attributes, and the tree keeps them all). Read-only for
+ * every handler.
+ */
+export const NO_ATTRIBUTES: Readonly<Record<string, string>> = Object.freeze({});
+
+/** The names htmlparser2 hands out as shared strings instead of a new lower-cased copy per tag. */
+const KNOWN_TAG_NAMES = [
+  "a", "abbr", "address", "area", "article", "aside", "audio", "b", "base", "bdi", "bdo", "blockquote", "body", "br", "button",
+  "canvas", "caption", "center", "cite", "code", "col", "colgroup", "data", "datalist", "dd", "del", "details", "dfn", "dialog",
+  "dir", "div", "dl", "dt", "em", "embed", "fieldset", "figcaption", "figure", "font", "footer", "form", "h1", "h2", "h3", "h4",
+  "h5", "h6", "head", "header", "hgroup", "hr", "html", "i", "iframe", "img", "input", "ins", "kbd", "label", "legend", "li",
+  "link", "main", "map", "mark", "menu", "meta", "meter", "nav", "noscript", "object", "ol", "optgroup", "option", "output", "p",
+  "param", "picture", "pre", "progress", "q", "rp", "rt", "ruby", "s", "samp", "script", "search", "section", "select", "small",
+  "source", "span", "strike", "strong", "style", "sub", "summary", "sup", "svg", "table", "tbody", "td", "template", "textarea",
+  "tfoot", "th", "thead", "time", "title", "tr", "track", "tt", "u", "ul", "var", "video", "wbr", "image", "math", "big", "nobr",
+];
+
+/** Known names by a hash of their characters (see {@link nameHash}); a bucket rarely holds two. */
+const namesByHash = new Map<number, string[]>();
+for (const name of KNOWN_TAG_NAMES) {
+  const h = nameHash(name, 0, name.length);
+  namesByHash.set(h, [...(namesByHash.get(h) ?? []), name]);
+}
+
+/** A hash of `text[start, end)` with ASCII letters folded to lower case (the same for either case). */
+function nameHash(text: string, start: number, end: number): number {
+  let h = end - start;
+  for (let i = start; i < end; i++) h = (Math.imul(h, 31) + (text.charCodeAt(i) | 0x20)) | 0;
+  return h;
+}
+
+/**
+ * The known name that `text[start, end)` spells in any case of ASCII letters, or null: exactly
+ * what `text.slice(start, end).toLowerCase()` gives for these names, without allocating it.
+ */
+function knownName(text: string, start: number, end: number): string | null {
+  if (end - start > 10) return null;
+  const bucket = namesByHash.get(nameHash(text, start, end));
+  if (bucket === undefined) return null;
+  outer: for (const name of bucket) {
+    if (name.length !== end - start) continue;
+    for (let i = 0; i < name.length; i++) {
+      const c = text.charCodeAt(start + i);
+      const lower = c >= 65 && c <= 90 ? c + 32 : c;
+      if (lower !== name.charCodeAt(i)) continue outer;
+    }
+    return name;
+  }
+  return null;
 }
 
 /**
@@ -89,6 +146,13 @@ export class LinearParser extends Parser {
     self.foreignContext = new TopFirstStack<number>([0]);
   }
 
+  /** A tag's first attribute gives it an object of its own. */
+  override onattribend(quote: QuoteType, endIndex: number): void {
+    const self = this as unknown as ParserInternals;
+    if (self.attribs === NO_ATTRIBUTES) self.attribs = {};
+    super.onattribend(quote, endIndex);
+  }
+
   /** htmlparser2's onend, reading the stack top-first through `at` (it indexes the array). */
   override onend(): void {
     const self = this as unknown as ParserInternals;
@@ -99,3 +163,42 @@ export class LinearParser extends Parser {
     self.cbs.onend?.();
   }
 }
+
+/** htmlparser2's own (private) methods that LinearParser wraps. */
+const base = Parser.prototype as unknown as {
+  readTagName(this: Parser, start: number, endIndex: number): string;
+  emitOpenTag(this: Parser, name: string): void;
+};
+
+// htmlparser2 declares these two private, so they are replaced on the prototype rather than overridden in the class.
+Object.defineProperties(LinearParser.prototype, {
+  /**
+   * htmlparser2's readTagName lower-cases a fresh slice of the input for every start and end tag.
+   * For the known names outside SVG and MathML (where it applies case adjustments, and the
+   * original runs) this gives a shared string: the same name, without two allocations per tag.
+   */
+  readTagName: {
+    value: function readTagName(this: LinearParser, start: number, endIndex: number): string {
+      const self = this as unknown as ParserInternals;
+      if (self.lowerCaseTagNames && self.htmlMode && self.foreignContext.length <= 1) {
+        const buffer = self.buffers[0];
+        const from = start - self.bufferOffset;
+        const to = endIndex - self.bufferOffset;
+        if (buffer !== undefined && from >= 0 && to <= buffer.length) {
+          const name = knownName(buffer, from, to);
+          // Outside foreign content htmlparser2 reads `<image>` as `img`, as HTML does.
+          if (name !== null) return name === "image" ? "img" : name;
+        }
+      }
+      return base.readTagName.call(this, start, endIndex);
+    },
+  },
+  /** htmlparser2 starts every tag's attributes as a new `{}`: start them as {@link NO_ATTRIBUTES}. */
+  emitOpenTag: {
+    value: function emitOpenTag(this: LinearParser, name: string): void {
+      base.emitOpenTag.call(this, name);
+      const self = this as unknown as ParserInternals;
+      if (self.attribs !== null) self.attribs = NO_ATTRIBUTES;
+    },
+  },
+});

@@ -122,26 +122,32 @@ function tableRules(): { rules: Record<string, TurndownService.Rule>; isPlainTab
     const known = facts.get(table);
     if (known !== undefined) return known;
     const found: TableFacts = { hasTrigger: false, hasTable: false, caption: null, plain: true };
-    // Depth first in tree order, without recursion; a nested table contributes its own facts
-    // (computed once, memoized) instead of being walked again.
-    const stack: TableNode[] = [];
-    for (let i = table.childNodes.length - 1; i >= 0; i--) stack.push(table.childNodes[i]!);
-    while (stack.length > 0) {
-      const node = stack.pop()!;
-      if (node.nodeType !== 1) continue;
-      const name = node.nodeName;
-      if (!PLAIN_TABLE_PARTS.has(name)) found.plain = false;
-      else if (name === "TR" && found.plain && !hasCell(node)) found.plain = false;
-      if (name === "TABLE") {
-        const inner = factsOf(node);
-        found.hasTable = true;
-        found.hasTrigger ||= inner.hasTrigger;
-        found.caption ??= inner.caption;
+    // Depth first in tree order, following sibling and parent links (no stack, no child arrays);
+    // a nested table contributes its own facts (computed once, memoized) instead of being walked again.
+    let node = table.firstChild;
+    while (node !== null) {
+      let descend = false;
+      if (node.nodeType === 1) {
+        const name = node.nodeName;
+        if (!PLAIN_TABLE_PARTS.has(name)) found.plain = false;
+        else if (name === "TR" && found.plain && !hasCell(node)) found.plain = false;
+        if (name === "TABLE") {
+          const inner = factsOf(node);
+          found.hasTable = true;
+          found.hasTrigger ||= inner.hasTrigger;
+          found.caption ??= inner.caption;
+        } else {
+          if (HTML_TABLE_TRIGGERS.has(name)) found.hasTrigger = true;
+          if (name === "CAPTION") found.caption ??= node;
+          descend = true;
+        }
+      }
+      if (descend && node.firstChild !== null) {
+        node = node.firstChild;
         continue;
       }
-      if (HTML_TABLE_TRIGGERS.has(name)) found.hasTrigger = true;
-      if (name === "CAPTION") found.caption ??= node;
-      for (let i = node.childNodes.length - 1; i >= 0; i--) stack.push(node.childNodes[i]!);
+      while (node !== table && node.nextSibling === null) node = node.parentNode!;
+      node = node === table ? null : node.nextSibling;
     }
     facts.set(table, found);
     return found;
@@ -159,14 +165,19 @@ function tableRules(): { rules: Record<string, TurndownService.Rule>; isPlainTab
     const f = factsOf(table);
     if (f.columns !== undefined) return f.columns;
     const rows = table.rows ?? [];
+    // Each row's child nodes by sibling links: reading every row's childNodes built an array per row.
     let count = 0;
-    for (let r = 0; r < rows.length; r++) count = Math.max(count, rows[r]!.childNodes.length);
+    for (let r = 0; r < rows.length; r++) {
+      let width = 0;
+      for (let cell = rows[r]!.firstChild; cell !== null; cell = cell.nextSibling) width++;
+      count = Math.max(count, width);
+    }
     const votes: Array<Record<string, number>> = Array.from({ length: count }, () => ({ left: 0, right: 0, center: 0, "": 0 }));
     const alignments = Array.from({ length: count }, () => "");
     for (let r = 0; r < rows.length; r++) {
-      const cells = rows[r]!.childNodes;
-      for (let c = 0; c < cells.length; c++) {
-        const a = alignmentOf(cells[c]);
+      let c = 0;
+      for (let cell = rows[r]!.firstChild; cell !== null; cell = cell.nextSibling, c++) {
+        const a = alignmentOf(cell);
         const v = votes[c]!;
         // As the plugin counts: an alignment outside the four starts at NaN and never wins.
         v[a] = Number(v[a]) + 1;
@@ -233,9 +244,12 @@ function tableRules(): { rules: Record<string, TurndownService.Rule>; isPlainTab
         if (f.hasTrigger) return `\n\n${content}\n\n`;
         if (skipped(table)) return content;
         content = content.replace(/\n+/g, "\n");
-        const lines = content.trim().split("\n");
-        const secondLine = lines.length >= 2 ? lines[1]! : lines;
-        const secondLineIsDivider = /\| :?---/.test(String(secondLine));
+        // The plugin splits the whole table into lines to look at the second (or, with one line, at that one).
+        const trimmed = content.trim();
+        const firstBreak = trimmed.indexOf("\n");
+        const nextBreak = firstBreak === -1 ? -1 : trimmed.indexOf("\n", firstBreak + 1);
+        const secondLine = firstBreak === -1 ? trimmed : trimmed.slice(firstBreak + 1, nextBreak === -1 ? trimmed.length : nextBreak);
+        const secondLineIsDivider = /\| :?---/.test(secondLine);
         const { count, alignments } = columnsOf(table);
         let emptyHeader = "";
         if (count && !secondLineIsDivider) {

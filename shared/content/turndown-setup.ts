@@ -1,7 +1,9 @@
 import TurndownService from "turndown";
 import { gfm } from "@joplin/turndown-plugin-gfm";
 import type { WorkMeter } from "./conversion-deadline";
+import { LightElement } from "./light-dom";
 import { type LinearTables, useLinearTables } from "./markdown-tables";
+import { MarkdownJoin, type ProseWalkRules, isProseSubtree, proseContent } from "./prose-walk";
 
 /** webgate's turndown options: ATX headings, fenced code blocks, `-` bullets, inline links. */
 export const TURNDOWN_OPTIONS: TurndownService.Options = {
@@ -23,7 +25,20 @@ const TEXT_ONLY_SCHEMES = new Set(["javascript:", "vbscript:", "data:"]);
  * or digits and `. ` at the start (an ordered-list marker; a number alone needs no escape, and
  * table cells of numbers were the common case).
  */
-const MAY_NEED_ESCAPE = /[\\*`[\]_]|^(?:[-+=#~>]|\d+\. )/;
+const MAY_NEED_ESCAPE_ANYWHERE = /[\\*`[\]_]/;
+const MAY_NEED_ESCAPE_AT_START = /^(?:[-+=#~>]|\d+\. )/;
+
+/**
+ * Whether `text` may need escaping (see the two patterns above). One pattern with both parts
+ * (`a|^b`) made the regex engine try the anchored part at every position; as two tests, with the
+ * anchored one only when the first character can start it, it takes half the time.
+ */
+function mayNeedEscape(text: string): boolean {
+  if (MAY_NEED_ESCAPE_ANYWHERE.test(text)) return true;
+  const c = text.charCodeAt(0);
+  // - + = # ~ > or a digit
+  return (c === 45 || c === 43 || c === 61 || c === 35 || c === 126 || c === 62 || (c >= 48 && c <= 57)) && MAY_NEED_ESCAPE_AT_START.test(text);
+}
 
 const HAS_SCHEME = /^[a-z][a-z0-9+.-]*:/i;
 
@@ -128,7 +143,7 @@ export function createTurndownService(baseUrl: string | null, overrides: Turndow
   const escapeAll = service.escape.bind(service);
   service.escape = (text: string) => {
     meter?.tick();
-    return MAY_NEED_ESCAPE.test(text) ? escapeAll(text) : text;
+    return mayNeedEscape(text) ? escapeAll(text) : text;
   };
   service.use(gfm);
   const tables = useLinearTables(service);
@@ -216,6 +231,8 @@ interface ConvertedNode {
   nodeType: number;
   nodeValue: string | null;
   childNodes: ArrayLike<ConvertedNode>;
+  firstChild: ConvertedNode | null;
+  nextSibling: ConvertedNode | null;
   isBlock?: boolean;
   isCode?: boolean;
   isBlank?: boolean;
@@ -248,55 +265,50 @@ function indexRulesByTag(service: TurndownService, meter: WorkMeter | undefined,
       candidates = rules.array.filter((r) => typeof r.filter === "function" || (typeof r.filter === "string" ? r.filter === name : r.filter!.includes(name)));
       byTag.set(node.nodeName, candidates);
     }
-    for (const rule of candidates) if (typeof rule.filter !== "function" || rule.filter.call(rule, node, options)) return rule;
-    for (const rule of rules._keep) if (matches(rule, node, options)) return rule;
-    for (const rule of rules._remove) if (matches(rule, node, options)) return rule;
+    for (let i = 0; i < candidates.length; i++) {
+      const rule = candidates[i]!;
+      if (typeof rule.filter !== "function" || rule.filter.call(rule, node, options)) return rule;
+    }
+    for (let i = 0; i < rules._keep.length; i++) if (matches(rules._keep[i]!, node, options)) return rules._keep[i]!;
+    for (let i = 0; i < rules._remove.length; i++) if (matches(rules._remove[i]!, node, options)) return rules._remove[i]!;
     return rules.defaultRule;
   };
-  rules.forNode = function forNode(node) {
+  // turndown's forNode, with the rule lookup above: what the fast paths below use for the nodes they convert.
+  const ruleFor = (node: ConvertedNode): Rule => {
     meter?.tick();
-    if (node.isBlank) return rules.blankRule;
-    const rule = find(node);
+    return node.isBlank ? rules.blankRule : find(node);
+  };
+  const prose: ProseWalkRules = { ruleFor: (node) => ruleFor(node as unknown as ConvertedNode), escape: (text) => service.escape(text), options };
+  rules.forNode = function forNode(node) {
+    const rule = ruleFor(node);
+    if (rule === rules.blankRule) return rule;
     if (rule === tables.tableRule && !node.isCode && tables.isPlainTable(node)) return writePlainTable(node, rule, rules, (text) => service.escape(text), options);
+    if (isProseSubtree(node) && node.firstChild !== null) return writeProse(node, rule, prose);
     return rule;
   };
 }
 
-const NO_FLANKING = Object.freeze({ leading: "", trailing: "" });
-
 /**
- * turndown's `join` (turndown 7.2.5, not exported) on a growing string instead of turndown's array
- * of parts: each replacement is appended with the newlines at the seam (the text's trailing ones,
- * the replacement's leading ones) replaced by as many of them as the longer run has, at most two.
- * turndown looks only at its last part, whose trailing newlines are always those of the whole
- * (every part before the last ends in something else), so the string gives the same result. The
- * count of trailing newlines is kept beside the text: reading the end of a string built by
- * appending would flatten it at every row, quadratic in the table.
+ * Converts a prose subtree's children with the prose walk (prose-walk.ts) and returns a rule that
+ * hands their Markdown to `rule`; turndown's walk sees no children meanwhile (it would convert
+ * them a second time). turndown trims the content of an element with flanking whitespace: so does
+ * the returned rule, since turndown trims only the empty content it found.
  */
-class MarkdownJoin {
-  text = "";
-  private trailing = 0;
-
-  append(replacement: string): void {
-    let lead = 0;
-    while (lead < replacement.length && replacement.charCodeAt(lead) === 10) lead++;
-    const rest = lead === 0 ? replacement : replacement.slice(lead);
-    if (this.trailing === 0 && lead === 0) {
-      this.text += rest;
-    } else {
-      const newlines = Math.min(2, Math.max(this.trailing, lead));
-      this.text = (this.trailing === 0 ? this.text : this.text.slice(0, this.text.length - this.trailing)) + "\n\n".substring(0, newlines) + rest;
-      if (rest === "") {
-        this.trailing = newlines;
-        return;
-      }
-    }
-    if (rest === "") return;
-    let end = rest.length;
-    while (end > 0 && rest.charCodeAt(end - 1) === 10) end--;
-    this.trailing = rest.length - end;
-  }
+function writeProse(node: LightElement, rule: Rule, prose: ProseWalkRules): Rule {
+  const converted = node as LightElement & { isCode?: boolean; flankingWhitespace?: { leading: string; trailing: string } };
+  const content = proseContent(node, converted.isCode === true, prose);
+  node.childNodesHidden = true;
+  return {
+    filter: rule.filter,
+    replacement: (_content, el, opts) => {
+      node.childNodesHidden = false;
+      const ws = converted.flankingWhitespace;
+      return rule.replacement(ws !== undefined && (ws.leading !== "" || ws.trailing !== "") ? content.trim() : content, el, opts);
+    },
+  };
 }
+
+const NO_FLANKING = Object.freeze({ leading: "", trailing: "" });
 
 /**
  * Writes a plain table (markdown-tables.ts, `isPlainTable`: rows, cells and row groups holding
@@ -313,38 +325,48 @@ class MarkdownJoin {
  * until the table's replacement runs (it would convert them a second time).
  */
 function writePlainTable(table: ConvertedNode, tableRule: Rule, rules: RulesInternals, escape: (text: string) => string, options: TurndownService.Options): Rule {
+  const partOf = (child: ConvertedNode): string => {
+    if (child.nodeType === 3) return escape(child.nodeValue ?? "");
+    // turndown joins an empty replacement for any other node (none survive its clean-up).
+    if (child.nodeType !== 1) return "";
+    child.isBlock = true;
+    child.isCode = false;
+    child.isBlank = false;
+    child.flankingWhitespace = NO_FLANKING;
+    const rule = rules.forNode(child);
+    return rule.replacement(replacementOf(child), child, options);
+  };
   const replacementOf = (el: ConvertedNode): string => {
-    const content = new MarkdownJoin();
-    const children = el.childNodes;
-    for (let i = 0; i < children.length; i++) {
-      const child = children[i]!;
-      if (child.nodeType === 3) {
-        content.append(escape(child.nodeValue ?? ""));
-      } else if (child.nodeType === 1) {
-        child.isBlock = true;
-        child.isCode = false;
-        child.isBlank = false;
-        child.flankingWhitespace = NO_FLANKING;
-        const rule = rules.forNode(child);
-        content.append(rule.replacement(replacementOf(child), child, options));
-      } else {
-        // turndown joins an empty replacement for any other node (none survive its clean-up).
-        content.append("");
-      }
+    const first = el.firstChild;
+    if (first === null) return "";
+    if (first.nextSibling === null) {
+      // The join of one part that starts with no newline is the part itself (a cell's text, a row's one cell).
+      const only = partOf(first);
+      if (only.charCodeAt(0) !== 10) return only;
+      const joined = new MarkdownJoin();
+      joined.append(only);
+      return joined.text;
     }
+    const content = new MarkdownJoin();
+    for (let child: ConvertedNode | null = first; child !== null; child = child.nextSibling) content.append(partOf(child));
     return content.text;
   };
   const content = replacementOf(table);
-  try {
-    Object.defineProperty(table, "childNodes", { value: [], configurable: true });
-  } catch {
-    // A DOM whose childNodes cannot be shadowed: turndown walks the table itself (same output).
-    return tableRule;
+  if (table instanceof LightElement) {
+    table.childNodesHidden = true;
+  } else {
+    try {
+      Object.defineProperty(table, "childNodes", { value: [], configurable: true });
+    } catch {
+      // A DOM whose childNodes cannot be shadowed: turndown walks the table itself (same output).
+      return tableRule;
+    }
   }
   return {
     filter: tableRule.filter,
     replacement: (_content, node, opts) => {
-      delete (node as { childNodes?: unknown }).childNodes;
+      if (node instanceof LightElement) node.childNodesHidden = false;
+      else delete (node as { childNodes?: unknown }).childNodes;
       return tableRule.replacement(content, node, opts);
     },
   };

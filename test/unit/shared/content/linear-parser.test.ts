@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { Parser, type Handler } from "htmlparser2";
 import { describe, expect, it } from "vitest";
-import { LinearParser } from "../../../../shared/content/linear-parser";
+import { LinearParser, NO_ATTRIBUTES } from "../../../../shared/content/linear-parser";
 import { loadCorpus } from "../../../../scripts/lib/corpus";
 
 const CORPUS = path.resolve(__dirname, "../../../..", "../shared/corpus/readability");
@@ -32,11 +32,29 @@ const CASES = [
   "<select><option>a<option>b<optgroup><option>c</select>",
   `${"<div>".repeat(2_000)}deep${"</span>".repeat(50)}${"</div>".repeat(1_000)}`,
   `${"<table><tr><td>".repeat(500)}x`,
+  // Known names in any case (read as shared strings), `<image>`, SVG's case adjustments, names it does not know.
+  "<DIV><Table><TR><Td>a</TD></tr></TABLE><IMAGE src=x><H1>h</h1></Div><x-Widget>w</X-WIDGET><abcdefghijklm>l</ABCDEFGHIJKLM>",
+  "<svg><ForeignObject><P>p</p><Image href=i></foreignobject><LINEARGRADIENT></lineargradient></SVG><image>",
+  // Attributes: the first one gives a tag its own object; a tag without any shares an empty one.
+  "<p><p a=1 A=2 b><p><br><input disabled><p c='3'>",
 ];
 
 describe("LinearParser", () => {
   it.each(CASES)("reports exactly htmlparser2's events: %s", (html) => {
     expect(events(LinearParser, html)).toEqual(events(Parser, html));
+  });
+
+  it("reports the same events when the input arrives in pieces", () => {
+    const html = CASES.join("");
+    const chunked = (ParserClass: typeof Parser): string[] => {
+      const out: string[] = [];
+      const parser = new ParserClass({ onopentag: (name, attribs) => out.push(`<${name} ${JSON.stringify(attribs)}`), onclosetag: (name) => out.push(`</${name}`) }, { decodeEntities: true });
+      for (let i = 0; i < html.length; i += 7) parser.write(html.slice(i, i + 7));
+      parser.end();
+      return out;
+    };
+    expect(chunked(LinearParser)).toEqual(chunked(Parser));
+    expect(Object.keys(NO_ATTRIBUTES)).toEqual([]);
   });
 
   it("is htmlparser2's Parser in XML mode too", () => {

@@ -1,0 +1,247 @@
+import type TurndownService from "turndown";
+import { LightElement, type LightNode } from "./light-dom";
+
+/**
+ * turndown's conversion walk (turndown 7.2.5: `process`, `replacementForNode`, `Node`, `join`),
+ * driven faster over subtrees of prose: the same rules, looked up the same way, given the same
+ * content, so the same Markdown. Only the per-node bookkeeping is cheaper, and only where it is
+ * provably trivial:
+ *
+ * - `isBlock`, `isCode`, `isBlank`: turndown tests every node's name against arrays of names and
+ *   every element's whole text with a regex, and looks for void and "meaningful when blank"
+ *   elements below a blank one with 27 `getElementsByTagName` walks. Here one walk over the tree
+ *   after whitespace collapsing ({@link markProseFacts}) records for each element whether its text
+ *   is blank and whether such elements are below it, and the names are looked up in sets.
+ * - `flankingWhitespace`: turndown runs a seven-group regex over each inline element's text and
+ *   each text node's (where no rule reads it). Here an element whose text neither starts nor ends
+ *   with whitespace gets the empty edges the regex would give; any other goes through turndown's
+ *   own steps (reproduced below); text nodes get none.
+ * - `join`: turndown keeps the parts in arrays, trims newlines with regexes and joins them; here
+ *   {@link MarkdownJoin} appends to one string with the same result.
+ *
+ * A subtree qualifies when it holds only text and the elements of {@link PROSE_TAGS}: headings,
+ * paragraphs, lists, quotes, sectioning containers and phrasing markup (links, emphasis, images,
+ * line breaks). No code (`isCode` is the subtree root's throughout), no `<pre>`, no tables (they
+ * have their own path, markdown-tables.ts), no form controls. Everything else is converted by
+ * turndown's own walk, which hands every qualifying subtree it meets to this one. A property test
+ * compares the two walks on random trees of these tags; the corpus and the extraction set convert
+ * byte for byte as before.
+ */
+
+/** turndown's `blockElements`. */
+const BLOCK: ReadonlySet<string> = new Set(["ADDRESS", "ARTICLE", "ASIDE", "AUDIO", "BLOCKQUOTE", "BODY", "CANVAS", "CENTER", "DD", "DIR", "DIV", "DL", "DT", "FIELDSET", "FIGCAPTION", "FIGURE", "FOOTER", "FORM", "FRAMESET", "H1", "H2", "H3", "H4", "H5", "H6", "HEADER", "HGROUP", "HR", "HTML", "ISINDEX", "LI", "MAIN", "MENU", "NAV", "NOFRAMES", "NOSCRIPT", "OL", "OUTPUT", "P", "PRE", "SECTION", "TABLE", "TBODY", "TD", "TFOOT", "TH", "THEAD", "TR", "UL"]);
+/** turndown's `voidElements`. */
+const VOID: ReadonlySet<string> = new Set(["AREA", "BASE", "BR", "COL", "COMMAND", "EMBED", "HR", "IMG", "INPUT", "KEYGEN", "LINK", "META", "PARAM", "SOURCE", "TRACK", "WBR"]);
+/** turndown's `meaningfulWhenBlankElements`. */
+const MEANINGFUL_WHEN_BLANK: ReadonlySet<string> = new Set(["A", "TABLE", "THEAD", "TBODY", "TFOOT", "TH", "TD", "IFRAME", "SCRIPT", "AUDIO", "VIDEO"]);
+
+/** The elements a prose subtree may hold (see the file's comment). */
+export const PROSE_TAGS: ReadonlySet<string> = new Set([
+  "P", "H1", "H2", "H3", "H4", "H5", "H6", "BLOCKQUOTE", "UL", "OL", "LI", "DL", "DT", "DD",
+  "DIV", "SECTION", "ARTICLE", "MAIN", "HEADER", "HGROUP", "ADDRESS", "CENTER", "FIGURE", "FIGCAPTION",
+  "A", "EM", "I", "STRONG", "B", "U", "S", "DEL", "STRIKE", "INS", "SPAN", "SMALL", "BIG", "SUB", "SUP",
+  "ABBR", "ACRONYM", "CITE", "DFN", "Q", "MARK", "TIME", "FONT", "BDI", "BDO", "DATA", "LABEL", "PICTURE",
+  "BR", "HR", "WBR", "IMG",
+]);
+
+/** Bits of {@link LightElement.proseFacts}. */
+const NON_BLANK_TEXT = 1;
+const VOID_BELOW = 2;
+const MEANINGFUL_BELOW = 4;
+/** The element or one below it is not in {@link PROSE_TAGS}. */
+const NOT_PROSE = 8;
+
+/** JavaScript's `\s` (WhiteSpace and LineTerminator), by code unit. */
+function isSpace(c: number): boolean {
+  if (c <= 0x20) return c === 0x20 || (c >= 0x09 && c <= 0x0d);
+  if (c < 0xa0) return false;
+  return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
+}
+
+/** Whether `text` holds a character outside `\s` (turndown's `/^\s*$/i` fails on it). */
+function hasNonSpace(text: string): boolean {
+  for (let i = 0; i < text.length; i++) if (!isSpace(text.charCodeAt(i))) return true;
+  return false;
+}
+
+/** The bits an element passes to its parent: what is at or below it. */
+function upward(el: LightElement): number {
+  const name = el.nodeName;
+  let bits = el.proseFacts & (NON_BLANK_TEXT | VOID_BELOW | MEANINGFUL_BELOW | NOT_PROSE);
+  if (VOID.has(name)) bits |= VOID_BELOW;
+  if (MEANINGFUL_WHEN_BLANK.has(name)) bits |= MEANINGFUL_BELOW;
+  return bits;
+}
+
+/**
+ * Records on every element below `root` (and on `root`) the facts the prose walk reads, in one
+ * walk without recursion: whether its text is blank, whether void or "meaningful when blank"
+ * elements are below it, and whether it and everything below it is prose. Run it after the last
+ * change to the tree (whitespace collapsing): the walk trusts these facts.
+ */
+export function markProseFacts(root: LightElement): void {
+  root.proseFacts = PROSE_TAGS.has(root.nodeName) ? 0 : NOT_PROSE;
+  let node: LightNode = root;
+  descend: for (;;) {
+    const first: LightNode | null = node.nodeType === 1 ? node.firstChild : null;
+    if (first !== null) {
+      enter(first);
+      node = first;
+      continue;
+    }
+    // `node` is done: fold it into its parent, then go on with its next sibling or climb.
+    for (;;) {
+      if (node === root) return;
+      const parent: LightElement = node.parentNode!;
+      if (node.nodeType === 1) parent.proseFacts |= upward(node);
+      const sibling: LightNode | null = node.nextSibling;
+      if (sibling !== null) {
+        enter(sibling);
+        node = sibling;
+        continue descend;
+      }
+      node = parent;
+    }
+  }
+}
+
+/** A node reached for the first time: an element starts its facts, a text marks its parent non-blank. */
+function enter(node: LightNode): void {
+  if (node.nodeType === 1) node.proseFacts = PROSE_TAGS.has(node.nodeName) ? 0 : NOT_PROSE;
+  else if (hasNonSpace(node.data)) node.parentNode!.proseFacts |= NON_BLANK_TEXT;
+}
+
+/** Whether the prose walk may convert `node`'s subtree (facts recorded, all prose). */
+export function isProseSubtree(node: unknown): node is LightElement {
+  return node instanceof LightElement && node.proseFacts >= 0 && (node.proseFacts & NOT_PROSE) === 0;
+}
+
+/** What the walk reads and writes on the nodes, as turndown's Node() sets them. */
+interface WalkedNode {
+  isBlock?: boolean;
+  isCode?: boolean;
+  isBlank?: boolean;
+  flankingWhitespace?: { leading: string; trailing: string };
+}
+
+export interface ProseWalkRules {
+  /** The rule for an element whose facts are set: turndown's forNode without any fast path. */
+  ruleFor(node: LightElement): { replacement(content: string, node: unknown, options: TurndownService.Options): string };
+  /** turndown's escape as the service has it. */
+  escape(text: string): string;
+  options: TurndownService.Options;
+}
+
+const NO_FLANKING = Object.freeze({ leading: "", trailing: "" });
+
+/**
+ * The Markdown of `el`'s children as turndown's `process(el).join("")` gives it, for a prose
+ * subtree (see {@link isProseSubtree}); `isCode` is `el`'s own.
+ */
+export function proseContent(el: LightElement, isCode: boolean, rules: ProseWalkRules): string {
+  const first = el.firstChild;
+  if (first === null) return "";
+  if (first.nextSibling === null) {
+    // The join of one part that starts with no newline is the part itself (a heading's text, a link's).
+    const only = partOf(first, isCode, rules);
+    if (only.charCodeAt(0) !== 10) return only;
+    const joined = new MarkdownJoin();
+    joined.append(only);
+    return joined.text;
+  }
+  const out = new MarkdownJoin();
+  for (let n: LightNode | null = first; n !== null; n = n.nextSibling) out.append(partOf(n, isCode, rules));
+  return out.text;
+}
+
+/** One child's part of its parent's content: turndown's replacement for it. */
+function partOf(n: LightNode, isCode: boolean, rules: ProseWalkRules): string {
+  // turndown also sets isBlock, isBlank and flankingWhitespace on text nodes, which nothing reads.
+  if (n.nodeType === 3) return isCode ? n.data : rules.escape(n.data);
+  const node = n as LightElement & WalkedNode;
+  const name = node.nodeName;
+  const facts = node.proseFacts;
+  node.isBlock = BLOCK.has(name);
+  node.isCode = isCode;
+  node.isBlank = !VOID.has(name) && !MEANINGFUL_WHEN_BLANK.has(name) && (facts & (NON_BLANK_TEXT | VOID_BELOW | MEANINGFUL_BELOW)) === 0;
+  const ws = node.isBlock ? NO_FLANKING : flankingWhitespace(node, rules.options);
+  node.flankingWhitespace = ws;
+  const rule = rules.ruleFor(node);
+  let content = proseContent(node, isCode, rules);
+  if (ws.leading !== "" || ws.trailing !== "") content = content.trim();
+  return ws.leading + rule.replacement(content, node, rules.options) + ws.trailing;
+}
+
+/**
+ * turndown's flankingWhitespace for an inline element: none when its text neither starts nor ends
+ * with whitespace (every group of turndown's edge regex is then empty), else turndown's steps.
+ */
+function flankingWhitespace(node: LightElement, options: TurndownService.Options): { leading: string; trailing: string } {
+  const text = node.textContent;
+  if (text === "" || (!isSpace(text.charCodeAt(0)) && !isSpace(text.charCodeAt(text.length - 1)))) return NO_FLANKING;
+  const edges = edgeWhitespace(text);
+  if (edges.leadingAscii && isFlankedByWhitespace("left", node, options)) edges.leading = edges.leadingNonAscii;
+  if (edges.trailingAscii && isFlankedByWhitespace("right", node, options)) edges.trailing = edges.trailingNonAscii;
+  return { leading: edges.leading, trailing: edges.trailing };
+}
+
+// turndown 7.2.5's edgeWhitespace and isFlankedByWhitespace (not exported by it), as written there.
+function edgeWhitespace(string: string): { leading: string; leadingAscii: string; leadingNonAscii: string; trailing: string; trailingNonAscii: string; trailingAscii: string } {
+  const m = string.match(/^(([ \t\r\n]*)(\s*))(?:(?=\S)[\s\S]*\S)?((\s*?)([ \t\r\n]*))$/)!;
+  return { leading: m[1]!, leadingAscii: m[2]!, leadingNonAscii: m[3]!, trailing: m[4]!, trailingNonAscii: m[5]!, trailingAscii: m[6]! };
+}
+
+function isFlankedByWhitespace(side: "left" | "right", node: LightElement, options: TurndownService.Options): boolean {
+  const sibling = side === "left" ? node.previousSibling : node.nextSibling;
+  const regExp = side === "left" ? / $/ : /^ /;
+  if (sibling === null) return false;
+  if (sibling.nodeType === 3) return regExp.test(sibling.data);
+  if (options.preformattedCode && sibling.nodeName === "CODE") return false;
+  return !BLOCK.has(sibling.nodeName) && regExp.test(sibling.textContent);
+}
+
+/**
+ * turndown's `join` (turndown 7.2.5, not exported) on a growing string instead of turndown's array
+ * of parts: each replacement is appended with the newlines at the seam (the text's trailing ones,
+ * the replacement's leading ones) replaced by as many of them as the longer run has, at most two.
+ * turndown looks only at its last part, whose trailing newlines are always those of the whole
+ * (every part before the last ends in something else), so the string gives the same result.
+ *
+ * The trailing newlines are kept as a count beside the text, not in it, until {@link text} is
+ * read: taking them off the end of a string built by appending would flatten it at every seam,
+ * quadratic in the content.
+ */
+export class MarkdownJoin {
+  /** The text so far without its trailing newlines. */
+  private body = "";
+  /** How many newlines end the text so far. */
+  private trailing = 0;
+
+  /** The joined text (turndown's `output.join("")`). */
+  get text(): string {
+    return this.trailing === 0 ? this.body : this.body + "\n".repeat(this.trailing);
+  }
+
+  append(replacement: string): void {
+    let lead = 0;
+    while (lead < replacement.length && replacement.charCodeAt(lead) === 10) lead++;
+    const newlines = this.trailing > lead ? Math.min(2, this.trailing) : Math.min(2, lead);
+    if (lead === replacement.length) {
+      // Nothing but newlines: they stay at the end, as many as the seam keeps.
+      this.trailing = newlines;
+      return;
+    }
+    let end = replacement.length;
+    while (replacement.charCodeAt(end - 1) === 10) end--;
+    this.trailing = replacement.length - end;
+    // Slicing a string built by concatenation copies it whole: the replacement's own leading
+    // newlines stay as part of the seam when there are no more of them than the seam has.
+    if (lead <= newlines) {
+      const core = end === replacement.length ? replacement : replacement.slice(0, end);
+      const more = newlines - lead;
+      this.body += more === 0 ? core : more === 1 ? "\n" + core : "\n\n" + core;
+    } else {
+      this.body += "\n\n" + replacement.slice(lead, end);
+    }
+  }
+}
