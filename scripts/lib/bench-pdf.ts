@@ -90,8 +90,9 @@ async function runOnce(dir: string, files: string[], htmlFile: string): Promise<
     for (const f of files) { t = performance.now(); const r = await m.readPdf(f, opts); warmMs.push(performance.now() - t); chars.push(r.content.length); }
     process.stdout.write(JSON.stringify({ importMs, firstMs, warmMs, chars, htmlImportMs, htmlFirstMs, htmlChars: page.content.length }));
     process.exit(0);`;
-  // A script file, not `--input-type=module -e`: the reader's worker thread inherits the
-  // process's execArgv, and Node refuses `--input-type` for a worker started from a file.
+  // A script file, not `--input-type=module -e`: the reader's worker once inherited the process's
+  // execArgv, and Node refuses `--input-type` for a worker started from a file. pdf.ts now gives
+  // its worker its own (shared/content/worker-exec-argv.ts); the script file stays, the plainer run.
   const script = path.join(dir, "run-once.mjs");
   writeFileSync(script, code);
   const run = await runNodeChild({ args: [script], label: "PDF bench process", read: (out) => JSON.parse(out) as Run, quote: { stderr: 500 } });
