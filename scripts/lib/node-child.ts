@@ -1,10 +1,10 @@
 /**
  * One fresh `node` process (this process's binary) whose result is read from its stdout: the
  * step the bench sections (bench-bundle.ts, bench-pdf.ts) and the bundle tests
- * (test/infra/render-bundle.test.ts) share. Each caller says how to read its own result; a child
- * that exits non-zero, prints no result, or prints one that does not parse is a rejection whose
- * message quotes the start of its stderr (and, when asked, its stdout), never a hang on a
- * half-read result and never an exception thrown from a stream callback.
+ * (test/infra/render-bundle.test.ts, mcp-bundle.test.ts) share. Each caller says how to read its
+ * own result; a child that exits non-zero, prints no result, or prints one that does not parse is
+ * a rejection whose message quotes the start of its stderr (and, when asked, its stdout), never
+ * an exception thrown from a stream callback.
  *
  * No timeout of its own: the callers are a benchmark that waits for every run and tests under
  * vitest's per-test timeout.
