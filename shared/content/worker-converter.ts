@@ -6,6 +6,7 @@ import { conversionTimeLimit } from "./conversion-deadline";
 import type { ConversionJob, ConversionReply } from "./conversion-messages";
 import type { ConversionInput, DocumentConverter } from "./converter";
 import type { RenderedDocument } from "./render";
+import { workerExecArgv } from "./worker-exec-argv";
 
 /** Heap limit of one conversion worker; a conversion that needs more ends in `content_too_complex`. */
 export const CONVERSION_WORKER_HEAP_MB = 1_024;
@@ -90,7 +91,9 @@ export function createWorkerConverter(options: WorkerConverterOptions = {}): Wor
   };
 
   const spawn = (): Slot => {
-    const worker = new Worker(new URL("./conversion-thread.mjs", import.meta.url), { resourceLimits: { maxOldGenerationSizeMb: heapMb } });
+    // Not the parent's execArgv (worker-exec-argv.ts says why): without `npm start`'s
+    // `--import tsx`, conversion-thread.mjs registers tsx in the thread itself.
+    const worker = new Worker(new URL("./conversion-thread.mjs", import.meta.url), { execArgv: workerExecArgv(process.execArgv), resourceLimits: { maxOldGenerationSizeMb: heapMb } });
     let markReady: () => void = () => undefined;
     const slot: Slot = { worker, busy: false, loaded: false, ready: new Promise<void>((resolve) => (markReady = resolve)) };
     const onReady = (message: ConversionReply) => {
