@@ -1,7 +1,7 @@
 import type { WorkMeter } from "../conversion-deadline";
 import { LightElement, type LightNode, PRUNED_TAGS } from "../light-dom";
 import {
-  ALWAYS_UNLIKELY, COMMENT_HEADING, CONTENT_HEADER, CREDIT_LINE, INLINE_TAGS, LINK_LIST_HEADING, MAYBE_CANDIDATE, NEGATIVE, POSITIVE, READER_PROMPT, SIDE_BOX, UNLIKELY_CANDIDATE, UNLIKELY_ROLES, hasClassWord,
+  ALWAYS_UNLIKELY, AUTHOR_BIO, BYLINE_LINE, COMMENT_HEADING, CONTENT_HEADER, CREDIT_LINE, INLINE_TAGS, LINK_LIST_HEADING, MAYBE_CANDIDATE, NEGATIVE, POSITIVE, READER_PROMPT, SIDE_BOX, UNLIKELY_CANDIDATE, UNLIKELY_ROLES, hasClassWord,
 } from "./patterns";
 
 /**
@@ -99,6 +99,8 @@ const TAG_SCORE: Readonly<Record<string, number>> = {
 /** Short elements with these class/id words are page metadata, not article text. */
 const META_LIKE = /byline|author|dateline|date|posted|published|credit|copyright|caption|meta|share|social|tags|related|breadcrumb|rating|print|toolbar/i;
 const META_MAX_CHARS = 200;
+/** A byline names a few people and an outlet: a longer block that starts like one is text. */
+const BYLINE_MAX_CHARS = 120;
 /** A reader prompt ("Subscribe now…", "Follow us on…") is a line or two. */
 const PROMPT_MAX_CHARS = 300;
 /** An author box (a bio, a photo, links) or a disclaimer is a paragraph or two: a longer block so named is more than that. */
@@ -930,10 +932,14 @@ function isFurnitureBlock(el: LightElement, s: Figures): boolean {
   if (INLINE.has(name)) return false;
   if (s.chars < SIDE_BOX_MAX_CHARS && (hasClassWord(SIDE_BOX, match) || /\bauthor\b/i.test(el.attributes.itemprop ?? ""))) return true;
   if (s.chars === 0 || s.chars >= PROMPT_MAX_CHARS) return false;
-  // The first words, gathered once for both tests below (every small block of an article is checked).
-  const start = textStart(el);
+  // The first words, gathered once for the tests below (every small block of an article is checked).
+  const start = textStart(el, 160);
   // A short caption, photo credit, source or copyright line, whatever its markup (class 4's policy).
   if (s.chars < 150 && CREDIT_LINE.test(start)) return true;
+  // A byline on a line of its own ("By Ann Example, Daily Example"), whatever its markup.
+  if (s.chars < BYLINE_MAX_CHARS && BYLINE_LINE.test(start)) return true;
+  // The writer's bio line ("Ann Example is a reporter for …"), in the body's own paragraphs.
+  if (AUTHOR_BIO.test(start)) return true;
   // A short line to the reader about the site (subscribe, follow us, paywall notice, ad disclosure).
   return READER_PROMPT.test(start);
 }
@@ -1094,7 +1100,9 @@ function leadBlocks(body: LightElement, attempt: Attempt, raw: FiguresTable, isT
     }
     const s = raw.get(cur);
     const name = cur.nodeName;
-    if (s === undefined || s.chars === 0 || isHidden(cur) || FURNITURE_TAGS.has(name) || name === "FIGURE" || name === "FIGCAPTION" || hasClassWord(ALWAYS_UNLIKELY, classAndId(cur))) {
+    // A link is passed over whole: the blocks inside one (a teaser card "Up next: …" wrapped in
+    // an <a>) are its link text, not the lead.
+    if (s === undefined || s.chars === 0 || name === "A" || isHidden(cur) || FURNITURE_TAGS.has(name) || name === "FIGURE" || name === "FIGCAPTION" || hasClassWord(ALWAYS_UNLIKELY, classAndId(cur))) {
       cur = previousOf(cur, body, budget);
       continue;
     }
@@ -1118,6 +1126,7 @@ function isLeadLike(el: LightElement, s: Figures): boolean {
   if (INLINE.has(el.nodeName) || s.inlineChars < 0.7 * s.chars || s.linkChars > 0.2 * s.chars) return false;
   const match = classAndId(el);
   if (isMetaLike(match)) return false;
+  if (s.chars < BYLINE_MAX_CHARS && BYLINE_LINE.test(textStart(el, 160))) return false;
   if (HEADINGS.has(el.nodeName)) return s.chars >= 25;
   return s.chars >= 40 && (s.sentences > 0 || s.commas > 0 || s.chars >= 80);
 }

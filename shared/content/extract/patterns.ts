@@ -35,7 +35,7 @@ export const NEGATIVE =
 
 /** Text of a heading that introduces link lists rather than article text ("Related articles", "More from"). */
 export const LINK_LIST_HEADING =
-  /^(?:related|more (?:from|on|in|stories|articles|news)|read (?:more|also|next)|see also|you (?:may|might) (?:also )?like|recommended|popular|trending|most (?:read|popular|viewed)|latest|tags?|share|follow us|auch interessant|das könnte sie auch interessieren|mehr (?:zum thema|zu|aus|von)|weitere (?:artikel|beiträge|themen|nachrichten|informationen)|verwandte|ähnliche|beliebte|meistgelesen|teilen|schlagwörter|themen|lesen sie auch|à lire aussi|lire aussi|sur le même sujet|articles? similaires?|partager|leer más|te puede interesar|noticias relacionadas|compartir|zobacz (?:też|także|również)|czytaj (?:też|także|również)|podobne|przeczytaj (?:też|także|również)|lust auf mehr|schon gelesen|das könnte (?:dich|sie) (?:auch )?interessieren|empfohlene (?:beiträge|artikel)|weiterführende (?:links|artikel|beiträge)|zum weiterlesen|weiterlesen|mehr themen|letzte (?:artikel|beiträge|nachrichten)|neueste (?:artikel|beiträge)|top[- ]artikel|les plus lus|articles? les plus lus|à découvrir|le puede interesar|también te puede interesar|temas relacionados|lee también|ver también|leggi anche|potrebbe interessarti|articoli correlati|you may have missed|puedes ver|te recomendamos|mira también|lea también|también lea|voir aussi|à voir aussi|lire également|das thema könnte (?:dich|sie) auch interessieren|dieses thema könnte (?:dich|sie) auch interessieren)(?![a-z0-9\u00c0-\u024f])/i;
+  /^(?:related|more (?:from|on|in|stories|articles|news)|read (?:more|also|next)|up next|next up|watch next|what to read next|see also|you (?:may|might) (?:also )?like|recommended|popular|trending|most (?:read|popular|viewed)|latest|tags?|share|follow us|auch interessant|das könnte sie auch interessieren|mehr (?:zum thema|zu|aus|von)|weitere (?:artikel|beiträge|themen|nachrichten|informationen)|verwandte|ähnliche|beliebte|meistgelesen|teilen|schlagwörter|themen|lesen sie auch|à lire aussi|lire aussi|sur le même sujet|articles? similaires?|partager|leer más|te puede interesar|noticias relacionadas|compartir|zobacz (?:też|także|również)|czytaj (?:też|także|również)|podobne|przeczytaj (?:też|także|również)|lust auf mehr|schon gelesen|das könnte (?:dich|sie) (?:auch )?interessieren|empfohlene (?:beiträge|artikel)|weiterführende (?:links|artikel|beiträge)|zum weiterlesen|weiterlesen|mehr themen|letzte (?:artikel|beiträge|nachrichten)|neueste (?:artikel|beiträge)|top[- ]artikel|les plus lus|articles? les plus lus|à découvrir|le puede interesar|también te puede interesar|temas relacionados|lee también|ver también|leggi anche|potrebbe interessarti|articoli correlati|you may have missed|puedes ver|te recomendamos|mira también|lea también|también lea|voir aussi|à voir aussi|lire également|das thema könnte (?:dich|sie) auch interessieren|dieses thema könnte (?:dich|sie) auch interessieren)(?![a-z0-9\u00c0-\u024f])/i;
 
 /**
  * Text of a heading that opens a comment area ("3 Comments", "Kommentare (12)", "Leave a Reply",
@@ -68,10 +68,15 @@ export const READER_PROMPT = new RegExp(
       "support (?:our|us|independent)\\b", "become a (?:member|subscriber|patron|supporter)\\b", "click here to (?:subscribe|sign up|read more)\\b",
       "to (?:view|read|continue reading) (?:the full|this|the rest of)\\b", "already (?:a subscriber|subscribed)\\b", "for the latest (?:stories|news|updates)\\b",
       "advertising disclosure\\b", "this (?:post|article|page) (?:contains|includes) (?:affiliate|sponsored|paid|advertising)\\b",
+      // Notices about the text itself: copyright and reprint terms, disclaimers (where a text first
+      // appeared is kept: both labelled sets count it as the article's)
+      "this (?:article|story|content|post|material) is (?:the )?(?:copyrighted|copyright|property)\\b", "all rights reserved\\b", "(?:written )?permission (?:must|is required) (?:be )?(?:obtained|to (?:reprint|republish|reproduce))\\b",
+      "(?:the )?(?:views|opinions) expressed (?:in|here|by)\\b", "(?:\\S+ ){0,5}(?:is|are) not responsible for (?:the )?(?:opinions?|views|comments|content)\\b",
       // German
       "abonnieren sie\\b", "jetzt (?:abonnieren|anmelden|registrieren|kostenlos testen)\\b", "folgen sie uns\\b", "folge uns\\b", "melden sie sich\\b.{0,40}\\bnewsletter",
       "newsletter abonnieren\\b", "gefällt (?:dir|ihnen) (?:unser|dieser|der|das)\\b", "unterstützen sie\\b", "verpassen sie (?:keine|nichts)\\b",
       "(?:hat|war) (?:dir|ihnen) (?:der|dieser|unser) (?:artikel|beitrag)\\b", "war (?:der|dieser) (?:artikel|beitrag) (?:nützlich|hilfreich)\\b", "möchten sie (?:den|diesen) (?:artikel|beitrag) teilen\\b",
+      "(?:dieser )?(?:text|artikel|beitrag) (?:wurde|ist|erschien) (?:zuerst |ursprünglich )?(?:veröffentlicht|erschienen) (?:unter|bei|auf|in|im)\\b", "(?:dieser )?(?:beitrag|artikel|text) gibt (?:die|ausschließlich die) meinung\\b", "alle rechte vorbehalten\\b",
       "werbung\\b[.:]?", "anzeige\\s*[-–:]", "anzeige\\s*$", "(?:dieser (?:beitrag|artikel) )?enthält (?:werbung|affiliate)", "anzeige, enthält\\b",
       // The comment area's own lines, where its markup did not mark it
       "you must be logged in\\b", "log in to (?:comment|reply|post)\\b", "leave a (?:reply|comment)\\b", "comments are closed\\b", "no comments yet\\b", "be the first to comment\\b",
@@ -142,3 +147,29 @@ export function hasClassWord(pattern: RegExp, value: string): boolean {
   }
   return false;
 }
+
+/**
+ * A byline on a line of its own: "By Ann Example", "Von Ann Example und Bo Beispiel, NDR", "Par
+ * Jean Exemple". Each name is two or more capitalized words, joined by commas or "and" in the
+ * languages above; after a comma, a capitalized place or outlet (case matters: names are
+ * capitalized, the words of a sentence are not). The whole block must match: a
+ * sentence that starts with "By the end of…" or "Von Risiken und Nebenwirkungen" does not.
+ */
+const NAME = "\\p{Lu}[\\p{L}\\p{M}'’.-]*(?:\\s+\\p{Lu}[\\p{L}\\p{M}'’.-]*)+";
+const OUTLET = "\\p{Lu}[\\p{L}\\p{M}'’.&-]*(?:\\s+\\p{Lu}[\\p{L}\\p{M}'’.&-]*)*";
+export const BYLINE_LINE = new RegExp(
+  `^(?:[Bb]y|BY|[Vv]on|VON|[Pp]ar|[Pp]or|[Dd]oor|[Dd]i|[Pp]rzez|[Aa]v|[Aa]f)\\s+${NAME}(?:\\s*(?:,|and|und|et|y|e|i|en|og|och|&)\\s*${NAME})*(?:\\s*,\\s*${OUTLET})*\\s*$`,
+  "u",
+);
+
+/**
+ * The start of an author's bio line after the story: "Ann Example is a reporter for …", "Bo
+ * Beispiel is an Egypt-based correspondent …", "Ann Example ist Redakteurin …". A name of two or
+ * three capitalized words (with a particle such as "di", "van" between), then the writer's role within a few words (case matters: a sentence
+ * of the story about a person is rarely about their being a reporter). Matched on short blocks.
+ */
+export const AUTHOR_BIO = new RegExp(
+  "^\\p{Lu}[\\p{L}\\p{M}'’.-]+(?:\\s+(?:(?:di|de|da|del|van|von|der|den|le|la|al|bin|ibn)\\s+)?\\p{Lu}[\\p{L}\\p{M}'’.-]+){1,2}\\s+(?:is|was|ist|war|est)\\s+(?:\\S+\\s+){0,5}?" +
+    "(?:reporter|correspondent|writer|editor|journalist|columnist|contributor|freelancer|producer|photographer|author|redakteur(?:in)?|korrespondent(?:in)?|journalist(?:in)?|autor(?:in)?|journaliste|rédact(?:eur|rice)|correspondant(?:e)?)\\b",
+  "u",
+);

@@ -126,3 +126,63 @@ describe("teaser cards: a linked headline and an excerpt, other stories", () => 
     expect(out).toContain("The excerpt of story 9");
   });
 });
+
+describe("bylines and teasers between the headline and the body", () => {
+  it("drops a byline on a line of its own, whatever its markup, and keeps sentences that start alike", () => {
+    const html = page(
+      "Council news",
+      `<article><h1>Council news</h1><div class="x1">By Ann Example and Bo Beispiel, Daily Example</div>${paragraphs("council", 3)}
+       <p>Von Risiken und Nebenwirkungen</p><p>By the end of 2017, the council had built two bridges and a school.</p><p>Von Ann Example</p></article>`,
+    );
+    const out = text(html);
+    expect(out).not.toContain("By Ann Example");
+    expect(out).not.toContain("Von Ann Example");
+    expect(out).toContain("Von Risiken und Nebenwirkungen");
+    expect(out).toContain("By the end of 2017, the council");
+  });
+
+  it("does not take a linked 'Up next' card in the article header for the lead", () => {
+    const html = page(
+      "Acquisitions",
+      `<article><header><h1>Acquisitions</h1><p class="dek">The chief executive says be a friend, have a shared vision, and move fast.</p>
+       <a class="next" href="/next"><div class="t"><span>Up Next</span> <span>Governments are bad at social media, but you deserve some blame</span></div></a></header>
+       <div class="body">${paragraphs("deal", 4)}</div></article>`,
+    );
+    const out = text(html);
+    expect(out).toContain("The chief executive says be a friend");
+    expect(out).not.toContain("Governments are bad at social media");
+  });
+});
+
+describe("notices about the text at the end of the article", () => {
+  it("drops copyright and reprint terms and opinion disclaimers; keeps where the text first appeared", () => {
+    const html = page(
+      "Health news",
+      `<article><h1>Health news</h1>${paragraphs("health", 4)}
+       <p><em>This article is the copyrighted property of Daily Example. Written permission must be obtained before reprint.</em></p>
+       <div>Daily Example is not responsible for the opinions expressed in this article.</div>
+       <p>Dieser Beitrag gibt die Meinung des Autors wieder, nicht notwendigerweise die der Redaktion.</p>
+       <p>This article originally appeared on The Weekly Example.</p></article>`,
+    );
+    const out = text(html);
+    expect(out).toContain("The health report, paragraph 3");
+    for (const noise of ["copyrighted property", "not responsible for the opinions", "Meinung des Autors"]) expect(out).not.toContain(noise);
+    expect(out).toContain("This article originally appeared on The Weekly Example.");
+  });
+});
+
+describe("the writer's bio line after the story", () => {
+  it("drops 'Name is a reporter for …' lines; keeps sentences of the story about people", () => {
+    const html = page(
+      "Museum attack",
+      `<article><h1>Museum attack</h1>${paragraphs("museum", 4)}
+       <p>Ann Example is an Egypt-based correspondent for The Daily. She previously covered conflicts in the region.</p>
+       <p>Mark di Beispiel is a breaking news reporter for Example News and is based in Sydney.</p>
+       <p>Anna Lena Muster is the museum's director, and she said the building will open again next week.</p></article>`,
+    );
+    const out = text(html);
+    expect(out).not.toContain("Egypt-based correspondent");
+    expect(out).not.toContain("breaking news reporter");
+    expect(out).toContain("Anna Lena Muster is the museum's director");
+  });
+});
