@@ -34,20 +34,20 @@ const doc = await PDFDocument.create();
 doc.addPage([612, 792]).drawText("Worker flags are the reader's own", { x: 72, y: 700, size: 12, font: await doc.embedFont(StandardFonts.Helvetica) });
 const pdf = await readPdf(await doc.save(), { maxPages: 5, timeoutMs: 60000, format: "text" });
 const converter = createWorkerConverter({ maxWorkers: 1 });
-await converter.warm(); // as the local server does: a loading worker alone keeps no process alive
+if (!process.env.NO_WARM) await converter.warm(); // as the local server does
 const page = await converter.convert({ body: new TextEncoder().encode("<h1>Converted in a worker</h1><p>Plain words.</p>"), contentType: "text/html; charset=utf-8", finalUrl: "https://example.com/", mainContent: false });
 await converter.close();
 process.stdout.write("\\nRESULT " + JSON.stringify({ pdf: pdf.content, page: page.content }) + "\\n");`;
 
 /** Runs {@link CODE} in a parent started with `flags`; `loadOnly`: imports the modules, starts no worker. */
-function runParent(flags: string[], asScript: boolean, loadOnly = false): Promise<unknown> {
+function runParent(flags: string[], asScript: boolean, loadOnly = false, noWarm = false): Promise<unknown> {
   const script = path.join(dir, "parent.mjs");
   if (asScript) writeFileSync(script, CODE);
   return runNodeChild({
     // --import tsx as `npm start` has it: the parent loads the TypeScript sources.
     args: ["--import", "tsx", ...flags, ...(asScript ? [script] : ["--input-type=module", "-e", CODE])],
     cwd: REPO_ROOT,
-    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? dir, ...(loadOnly ? { LOAD_ONLY: "1" } : {}) },
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? dir, ...(loadOnly ? { LOAD_ONLY: "1" } : {}), ...(noWarm ? { NO_WARM: "1" } : {}) },
     label: "the parent process",
     read: (out) => readMarkedLine(out, "RESULT"),
     quote: { stderr: 1_500, stdout: 500 },
@@ -59,6 +59,12 @@ const readBoth = { pdf: expect.stringContaining("Worker flags are the reader's o
 describe("worker threads started by a parent with Node flags of its own", () => {
   it("read and convert from a parent run with --input-type=module -e", async () => {
     expect(await runParent([], false)).toEqual(readBoth);
+  }, CPU_WORK_TIMEOUT_MS);
+
+  it("convert without warm(): the loading worker keeps the process alive until the page is converted", async () => {
+    // Was exit 13 (an unsettled top-level await): the worker started for the waiting conversion was
+    // unreferenced while it loaded, and nothing else kept the event loop alive.
+    expect(await runParent([], true, false, true)).toEqual(readBoth);
   }, CPU_WORK_TIMEOUT_MS);
 
   it("read and convert under --cpu-prof, and write no profiles of their own", async () => {
