@@ -7,7 +7,6 @@
  * SDK left to the runtime (the other side of the choice infra/bundling.ts documents) and without
  * `--enable-source-maps`.
  */
-import { spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import path from "node:path";
@@ -17,6 +16,7 @@ import { BUNDLE_FILE_NAME, esbuildOptions } from "../../infra/bundling";
 import { ENV } from "../../shared/config";
 import { METRICS_NAMESPACE } from "../../shared/observability/metric-names";
 import type { BenchSection } from "./bench-section";
+import { runNodeChild } from "./node-child";
 import { median } from "./quality";
 
 export interface BundleBenchOptions {
@@ -126,29 +126,25 @@ export function lambdaEnv(route: Variant["route"], taskRoot: string): Record<str
  * machine shared with other work the wall times grow with the load; the CPU time much less, so
  * it is the figure to compare two builds by when the machine is not idle.
  */
-export function coldImport(file: string, env: Record<string, string>): Promise<{ importMs: number; importCpuMs: number; processMs: number }> {
+export async function coldImport(file: string, env: Record<string, string>): Promise<{ importMs: number; importCpuMs: number; processMs: number }> {
   const code = `const c0 = process.cpuUsage(); const t0 = performance.now(); await import(${JSON.stringify(pathToFileURL(file).href)}); const t1 = performance.now(); const c = process.cpuUsage(c0); process.stdout.write(JSON.stringify([t1 - t0, (c.user + c.system) / 1000]));`;
-  return new Promise((resolve, reject) => {
-    const t0 = performance.now();
-    const child = spawn(process.execPath, ["--input-type=module", "-e", code], { env, stdio: ["ignore", "pipe", "pipe"] });
-    let out = "";
-    let err = "";
-    child.stdout.on("data", (c: Buffer) => (out += c.toString()));
-    child.stderr.on("data", (c: Buffer) => (err += c.toString()));
-    child.on("error", reject);
-    child.on("close", (status) => {
-      const processMs = performance.now() - t0;
+  const run = await runNodeChild({
+    args: ["--input-type=module", "-e", code],
+    env,
+    label: `importing ${file}`,
+    read: (out) => {
       let figures: unknown;
       try {
         figures = JSON.parse(out);
       } catch {
-        figures = null;
+        return undefined;
       }
       const [importMs, importCpuMs] = Array.isArray(figures) ? (figures as unknown[]).map(Number) : [];
-      if (status !== 0 || !Number.isFinite(importMs) || !Number.isFinite(importCpuMs)) reject(new Error(`importing ${file} failed (exit ${status}): ${err.slice(0, 500)}`));
-      else resolve({ importMs: importMs!, importCpuMs: importCpuMs!, processMs });
-    });
+      return Number.isFinite(importMs) && Number.isFinite(importCpuMs) ? { importMs: importMs!, importCpuMs: importCpuMs! } : undefined;
+    },
+    quote: { stderr: 500 },
   });
+  return { ...run.value, processMs: run.wallMs };
 }
 
 /** Builds and measures every variant; returns the bench section and the raw results. */

@@ -13,7 +13,6 @@
  * Fresh processes are interleaved (empty module, handler, PDF process) run by run, so a change in
  * machine load hits all of them alike.
  */
-import { spawn } from "node:child_process";
 import { cpSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -23,6 +22,7 @@ import { BUNDLE_FILE_NAME, PDF_WORKER_BUNDLE, esbuildOptions, pdfWorkerEsbuildOp
 import { generateArticleHtml } from "./article-html";
 import { coldImport, lambdaEnv } from "./bench-bundle";
 import type { BenchSection } from "./bench-section";
+import { runNodeChild } from "./node-child";
 import { median } from "./quality";
 
 export interface PdfBenchOptions {
@@ -68,7 +68,7 @@ interface Run {
   htmlChars: number;
 }
 
-function runOnce(dir: string, files: string[], htmlFile: string): Promise<Run> {
+async function runOnce(dir: string, files: string[], htmlFile: string): Promise<Run> {
   const code = `
     import { readFileSync } from "node:fs";
     const opts = { maxPages: 500, timeoutMs: 120000, format: "markdown" };
@@ -90,22 +90,13 @@ function runOnce(dir: string, files: string[], htmlFile: string): Promise<Run> {
     for (const f of files) { t = performance.now(); const r = await m.readPdf(f, opts); warmMs.push(performance.now() - t); chars.push(r.content.length); }
     process.stdout.write(JSON.stringify({ importMs, firstMs, warmMs, chars, htmlImportMs, htmlFirstMs, htmlChars: page.content.length }));
     process.exit(0);`;
-  return new Promise((resolve, reject) => {
-    // A script file, not `--input-type=module -e`: the reader's worker thread inherits the
-    // process's execArgv, and Node refuses `--input-type` for a worker started from a file.
-    const script = path.join(dir, "run-once.mjs");
-    writeFileSync(script, code);
-    const child = spawn(process.execPath, [script], { stdio: ["ignore", "pipe", "pipe"] });
-    let out = "";
-    let err = "";
-    child.stdout.on("data", (c: Buffer) => (out += c.toString()));
-    child.stderr.on("data", (c: Buffer) => (err += c.toString()));
-    child.on("error", reject);
-    child.on("close", (status) => {
-      if (status !== 0) reject(new Error(`PDF bench process failed (exit ${status}): ${err.slice(0, 500)}`));
-      else resolve(JSON.parse(out) as Run);
-    });
-  });
+  // A script file, not `--input-type=module -e`: the reader's worker once inherited the process's
+  // execArgv, and Node refuses `--input-type` for a worker started from a file. pdf.ts now gives
+  // its worker its own (shared/content/worker-exec-argv.ts); the script file stays, the plainer run.
+  const script = path.join(dir, "run-once.mjs");
+  writeFileSync(script, code);
+  const run = await runNodeChild({ args: [script], label: "PDF bench process", read: (out) => JSON.parse(out) as Run, quote: { stderr: 500 } });
+  return run.value;
 }
 
 export async function benchPdf(options: PdfBenchOptions): Promise<{ section: BenchSection }> {

@@ -63,6 +63,12 @@ export interface LocalServerOptions {
    * its conversion, so this bounds the server's memory. Default {@link MAX_CONCURRENT_REQUESTS}.
    */
   maxConcurrentRequests?: number;
+  /**
+   * How long a request (line, headers and body) may take to arrive; past it the client gets 400
+   * `invalid_request` and the connection is closed. Default: the invocation's time, at least
+   * 5 s (a tighter limit could catch a request that only waited behind a busy event loop).
+   */
+  receiveTimeoutMs?: number;
 }
 
 export const MAX_CONCURRENT_REQUESTS = 32;
@@ -82,7 +88,7 @@ export async function startHttpFrontend(options: LocalServerOptions): Promise<Ru
   let inFlight = 0;
   // A request must arrive (line, headers and body) within the invocation's time, as a Lambda's
   // event does; a client that drips it slower is answered and closed (see clientError below).
-  const receiveMs = Math.max(1_000, invocationTimeoutMs);
+  const receiveMs = options.receiveTimeoutMs ?? Math.max(5_000, invocationTimeoutMs);
   const serverOptions: http.ServerOptions = { requestTimeout: receiveMs, headersTimeout: receiveMs, connectionsCheckingInterval: Math.min(1_000, receiveMs) };
   const server = http.createServer(serverOptions, (req, res) => {
     const started = performance.now();

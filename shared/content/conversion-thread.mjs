@@ -1,9 +1,10 @@
 // @ts-check
 /**
  * Worker-thread entry of the local server's conversion (worker-converter.ts): loads
- * conversion-job.ts. The local server runs from source: under `npm start` (`node --import tsx`)
- * the worker inherits the TypeScript loader; under vitest it has none, and tsx's loader is
- * registered for this thread first. Never used in Lambda, which converts in process (converter.ts).
+ * conversion-job.ts. The local server runs from source, and this thread never inherits the
+ * parent's `--import tsx` (worker-converter.ts starts it without the parent's execArgv,
+ * worker-exec-argv.ts), so tsx's loader is registered for this thread first, under `npm start` as
+ * under vitest. Never used in Lambda, which converts in process (converter.ts).
  */
 import { URL } from "node:url";
 

@@ -22,6 +22,7 @@ import { neutralizeBoundaryMarkers } from "./neutralize";
 import { layoutPdf, type PdfLayout } from "./pdf-layout";
 import type { RenderedDocument } from "./render";
 import type { PdfJob, PdfJobResult } from "./pdf-types";
+import { workerExecArgv } from "./worker-exec-argv";
 
 /** Media types that mean PDF. */
 const PDF_MEDIA_TYPES = new Set(["application/pdf", "application/x-pdf"]);
@@ -136,7 +137,11 @@ function runJob(job: PdfJob, options: PdfReadOptions): Promise<PdfJobResult> {
 
 function startWorker(): Worker {
   // The same file name from source and in the Lambda bundle (infra/bundling.ts builds it there).
-  const worker = new Worker(new URL(`./${PDF_WORKER_FILE}`, import.meta.url), { resourceLimits: { maxOldGenerationSizeMb: PDF_WORKER_HEAP_MB } });
+  // Not the parent's execArgv (worker-exec-argv.ts says why); the environment is the process's.
+  const worker = new Worker(new URL(`./${PDF_WORKER_FILE}`, import.meta.url), {
+    execArgv: workerExecArgv(process.execArgv),
+    resourceLimits: { maxOldGenerationSizeMb: PDF_WORKER_HEAP_MB },
+  });
   // An idle worker that dies (or is killed) is simply not reused.
   worker.on("exit", () => {
     if (idle === worker) idle = undefined;

@@ -6,6 +6,7 @@ import { conversionTimeLimit } from "./conversion-deadline";
 import type { ConversionJob, ConversionReply } from "./conversion-messages";
 import type { ConversionInput, DocumentConverter } from "./converter";
 import type { RenderedDocument } from "./render";
+import { workerExecArgv } from "./worker-exec-argv";
 
 /** Heap limit of one conversion worker; a conversion that needs more ends in `content_too_complex`. */
 export const CONVERSION_WORKER_HEAP_MB = 1_024;
@@ -56,10 +57,10 @@ interface Waiter {
  * and stops with `content_too_complex`; a worker that has not answered {@link CANCEL_GRACE_MS}
  * later is terminated, with the same error.
  *
- * Workers are reused and kept alive only while busy (idle ones are unref'ed). A conversion goes
- * to a loaded, idle worker; when there is none it waits for the first one to become free or to
- * finish loading (a new one is started while fewer than `maxWorkers` exist), so a request never
- * waits for a cold worker while a warm one frees up sooner.
+ * Workers are reused and keep the process alive only while loading or busy (idle ones are
+ * unref'ed). A conversion goes to a loaded, idle worker; when there is none it waits for the first
+ * one to become free or to finish loading (a new one is started while fewer than `maxWorkers`
+ * exist), so a request never waits for a cold worker while a warm one frees up sooner.
  */
 export function createWorkerConverter(options: WorkerConverterOptions = {}): WorkerConverter {
   const maxWorkers = Math.max(1, options.maxWorkers ?? os.availableParallelism());
@@ -90,7 +91,9 @@ export function createWorkerConverter(options: WorkerConverterOptions = {}): Wor
   };
 
   const spawn = (): Slot => {
-    const worker = new Worker(new URL("./conversion-thread.mjs", import.meta.url), { resourceLimits: { maxOldGenerationSizeMb: heapMb } });
+    // Not the parent's execArgv (worker-exec-argv.ts says why): without `npm start`'s
+    // `--import tsx`, conversion-thread.mjs registers tsx in the thread itself.
+    const worker = new Worker(new URL("./conversion-thread.mjs", import.meta.url), { execArgv: workerExecArgv(process.execArgv), resourceLimits: { maxOldGenerationSizeMb: heapMb } });
     let markReady: () => void = () => undefined;
     const slot: Slot = { worker, busy: false, loaded: false, ready: new Promise<void>((resolve) => (markReady = resolve)) };
     const onReady = (message: ConversionReply) => {
@@ -99,9 +102,10 @@ export function createWorkerConverter(options: WorkerConverterOptions = {}): Wor
       slot.loaded = true;
       markReady();
       dispatch(slot);
+      // Referenced while it loads: a conversion waiting for it must keep the process alive.
+      if (!slot.busy) worker.unref();
     };
     worker.on("message", onReady);
-    worker.unref();
     const drop = (error: Error | undefined) => {
       if (!slots.delete(slot)) return;
       markReady();
@@ -208,11 +212,9 @@ export function createWorkerConverter(options: WorkerConverterOptions = {}): Wor
     },
     async warm(count = maxWorkers) {
       while (!closed && slots.size < Math.min(count, maxWorkers)) spawn();
-      // Kept referenced while they load: a caller awaiting warm() must not see the process exit.
-      const loading = [...slots].filter((slot) => !slot.loaded);
-      for (const slot of loading) slot.worker.ref();
-      await Promise.all(loading.map((slot) => slot.ready));
-      for (const slot of loading) if (!slot.busy) slot.worker.unref();
+      // Workers stay referenced while they load (spawn), so a caller awaiting warm() never sees
+      // the process exit; each one is unreferenced once loaded and idle.
+      await Promise.all([...slots].filter((slot) => !slot.loaded).map((slot) => slot.ready));
     },
     async close() {
       closed = true;

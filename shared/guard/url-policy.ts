@@ -74,7 +74,9 @@ export function checkUrl(input: string, policy?: Partial<GuardPolicy>): CheckedU
   const host = url.hostname;
   if (host.startsWith("[") || IPV4_HOST.test(host)) {
     const ip = host.startsWith("[") ? host.slice(1, -1) : host;
-    const verdict = classifyAddress(ip, resolved);
+    // The dev switch counts only for loopback written plainly (see writtenPlainly).
+    const plain = !resolved.allowLocalhost || writtenPlainly(input, host);
+    const verdict = classifyAddress(ip, plain ? resolved : withoutLocalhost(resolved));
     if (verdict !== "ok") {
       throw new WebgateError("address_not_allowed", `The URL's host is ${ADDRESS_REFUSAL_DESCRIPTIONS[verdict]}.`, {
         details: { reason: verdict },
@@ -82,12 +84,12 @@ export function checkUrl(input: string, policy?: Partial<GuardPolicy>): CheckedU
       });
     }
     listHost = ip;
-    loopbackTarget = resolved.allowLocalhost && isLoopbackAddress(ip);
+    loopbackTarget = resolved.allowLocalhost && plain && isLoopbackAddress(ip);
   } else {
     // One trailing dot (the DNS root) is ignored, and removed so that TLS SNI, the Host header
     // and the cache key all see one spelling of the name.
     const name = host.endsWith(".") ? host.slice(0, -1) : host;
-    loopbackTarget = resolved.allowLocalhost && name === "localhost";
+    loopbackTarget = resolved.allowLocalhost && name === "localhost" && writtenPlainly(input, host);
     if (!loopbackTarget) refuseName(name);
     if (name !== host) url.hostname = name;
     listHost = name;
@@ -114,6 +116,19 @@ export function checkUrl(input: string, policy?: Partial<GuardPolicy>): CheckedU
   if (url.href.length > resolved.maxUrlLength) throw tooLong(resolved.maxUrlLength);
   checkedUrls.set(url, { policy: resolved, href: url.href });
   return url as CheckedUrl;
+}
+
+/**
+ * Whether the URL as written names `host` (WHATWG's serialization) itself, up to letter case and
+ * one trailing dot. The dev switch admits this machine only as a developer writes it
+ * (`localhost`, `127.0.0.1`, `[::1]`): a spelling WHATWG had to rewrite (`0x7f000001`,
+ * `2130706433`, `127.1`, `[::ffff:127.0.0.1]`, percent-encoding, fullwidth or enclosed
+ * characters) is how an attack writes loopback, and is refused as without the switch.
+ */
+function writtenPlainly(input: string, host: string): boolean {
+  const authority = rawAuthority(input).toLowerCase();
+  const written = authority.startsWith("[") ? authority.slice(0, authority.indexOf("]") + 1) : authority.replace(/:[^:]*$/, "");
+  return (written.endsWith(".") ? written.slice(0, -1) : written) === (host.endsWith(".") ? host.slice(0, -1) : host);
 }
 
 function credentialsRefused(): WebgateError {

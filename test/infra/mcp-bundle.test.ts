@@ -3,7 +3,6 @@
  * (no express, hono or client code), and the bundle itself, loaded in a fresh Node process with a
  * Lambda-like environment, answers an MCP initialize event.
  */
-import { spawn } from "node:child_process";
 import * as path from "node:path";
 import { pathToFileURL } from "node:url";
 import { build } from "esbuild";
@@ -13,10 +12,11 @@ import { REPO_ROOT } from "../../infra/webgate-stack";
 import { ENV } from "../../shared/config";
 import { apiGatewayEvent } from "../helpers/apigw-event";
 import { CPU_WORK_TIMEOUT_MS } from "../helpers/cpu-work";
+import { readMarkedLine, runNodeChild } from "../../scripts/lib/node-child";
 
 const outfile = path.join(REPO_ROOT, "cdk.out", "test-bundle-mcp", BUNDLE_FILE_NAME);
 
-function runBundle(event: unknown): Promise<{ statusCode: number; body: string; headers: Record<string, string> }> {
+async function runBundle(event: unknown): Promise<{ statusCode: number; body: string; headers: Record<string, string> }> {
   const code = `const { handler } = await import(${JSON.stringify(pathToFileURL(outfile).href)});
 const context = { awsRequestId: "req-1", getRemainingTimeInMillis: () => 20000, functionName: "webgate-mcp" };
 const result = await handler(JSON.parse(process.env.EVENT), context);
@@ -33,26 +33,15 @@ process.stdout.write("\\nRESULT " + JSON.stringify(result) + "\\n");`;
     [ENV.PROVIDER_SECRET_ARN]: "arn:aws:secretsmanager:eu-west-1:123456789012:secret:webgate-dev-providers-AbCdEf",
     EVENT: JSON.stringify(event),
   };
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--input-type=module", "-e", code], { env, stdio: ["ignore", "pipe", "pipe"] });
-    let out = "";
-    let err = "";
-    child.stdout.on("data", (c: Buffer) => (out += c.toString()));
-    child.stderr.on("data", (c: Buffer) => (err += c.toString()));
-    child.on("error", reject);
-    child.on("close", (status) => {
-      // The handler's own log line goes to stdout too; the result is the line marked RESULT.
-      const line = out.split("\n").find((l) => l.startsWith("RESULT "));
-      if (status !== 0 || line === undefined) reject(new Error(`the bundle failed (exit ${status}): ${err.slice(0, 800)} ${out.slice(0, 400)}`));
-      else {
-        try {
-          resolve(JSON.parse(line.slice("RESULT ".length)) as { statusCode: number; body: string; headers: Record<string, string> });
-        } catch (error) {
-          reject(error instanceof Error ? error : new Error(String(error)));
-        }
-      }
-    });
+  // The handler's own log line goes to stdout too; the result is the line marked RESULT.
+  const run = await runNodeChild({
+    args: ["--input-type=module", "-e", code],
+    env,
+    label: "the bundle",
+    read: (out) => readMarkedLine(out, "RESULT") as { statusCode: number; body: string; headers: Record<string, string> } | undefined,
+    quote: { stderr: 800, stdout: 400 },
   });
+  return run.value;
 }
 
 describe("the /mcp bundle", () => {

@@ -8,7 +8,6 @@
  * One synth of one function (no cdk-nag, no other function), so the test costs one esbuild run
  * and one `npm ci`.
  */
-import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -19,6 +18,7 @@ import { BUNDLE_FILE_NAME } from "../../infra/bundling";
 import { RENDER_NODE_MODULES, REPO_ROOT } from "../../infra/webgate-stack";
 import { CPU_WORK_TIMEOUT_MS } from "../helpers/cpu-work";
 import { synthFunctionAsset } from "../helpers/function-asset";
+import { readMarkedLine, runNodeChild } from "../../scripts/lib/node-child";
 
 /** Lambda's limit on a function's unzipped deployment package. */
 const LAMBDA_UNZIPPED_LIMIT_BYTES = 250 * 1024 * 1024;
@@ -56,7 +56,7 @@ function sizeOf(dir: string): number {
 }
 
 /** Runs the asset's handler on `event` in a fresh Node process with a Lambda-like environment, from the asset directory. */
-function invokeAsset(event: unknown): Promise<unknown> {
+async function invokeAsset(event: unknown): Promise<unknown> {
   const code = `const { handler } = await import(${JSON.stringify(pathToFileURL(path.join(asset, BUNDLE_FILE_NAME)).href)});
 const result = await handler(JSON.parse(process.env.EVENT), { awsRequestId: "req-1", getRemainingTimeInMillis: () => 20000 });
 process.stdout.write("\\nRESULT " + JSON.stringify(result) + "\\n");
@@ -70,20 +70,16 @@ process.exit(0);`;
     NODE_OPTIONS: "--enable-source-maps",
     EVENT: JSON.stringify(event),
   };
-  return new Promise((resolve, reject) => {
-    // cwd is a directory without node_modules: every package must come from the asset itself.
-    const child = spawn(process.execPath, ["--input-type=module", "-e", code], { cwd: os.tmpdir(), env, stdio: ["ignore", "pipe", "pipe"] });
-    let out = "";
-    let err = "";
-    child.stdout.on("data", (c: Buffer) => (out += c.toString()));
-    child.stderr.on("data", (c: Buffer) => (err += c.toString()));
-    child.on("error", reject);
-    child.on("close", (status) => {
-      const line = out.split("\n").find((l) => l.startsWith("RESULT "));
-      if (status !== 0 || line === undefined) reject(new Error(`the asset's handler failed (exit ${status}): ${err.slice(0, 800)} ${out.slice(0, 400)}`));
-      else resolve(JSON.parse(line.slice("RESULT ".length)) as unknown);
-    });
+  // cwd is a directory without node_modules: every package must come from the asset itself.
+  const run = await runNodeChild({
+    args: ["--input-type=module", "-e", code],
+    env,
+    cwd: os.tmpdir(),
+    label: "the asset's handler",
+    read: (out) => readMarkedLine(out, "RESULT"),
+    quote: { stderr: 800, stdout: 400 },
   });
+  return run.value;
 }
 
 describe("the render function's asset, synthesized", () => {

@@ -123,13 +123,13 @@ describe("requests Node's parser refuses", () => {
     expect(JSON.parse(answer.body)).toMatchObject({ error: { code: "request_too_large" } });
   });
 
-  it("answers a request that arrives slower than the invocation's time with 400 invalid_request", async () => {
+  it("answers a request that arrives slower than its time to arrive with 400 invalid_request", async () => {
     const slow = await startHttpFrontend({
       routes: [{ method: "POST", path: "/fetch", handler: () => Promise.resolve({ statusCode: 200, body: "{}" }) }],
       apiKeys: [],
       port: 0,
       log: () => undefined,
-      invocationTimeoutMs: 1_000,
+      receiveTimeoutMs: 1_000,
     });
     try {
       const answer = await new Promise<string>((resolve, reject) => {

@@ -259,9 +259,10 @@ describe("checkUrl with the dev switch allowLocalhost", () => {
     ["http://localhost./", "http://localhost/"],
     ["https://localhost:8443/", "https://localhost:8443/"],
     ["http://127.0.0.1:3000/", "http://127.0.0.1:3000/"],
-    ["http://127.1:3000/", "http://127.0.0.1:3000/"],
+    ["http://127.0.0.2.:3000/", "http://127.0.0.2:3000/"],
+    ["http://LocalHost:3000/", "http://localhost:3000/"],
     ["http://[::1]:8080/", "http://[::1]:8080/"],
-    ["http://[::ffff:127.0.0.1]:8080/", "http://[::ffff:7f00:1]:8080/"],
+    ["  http://\tlocalhost:8080/", "http://localhost:8080/"],
   ])("lets %s through as %s (http kept, any port)", (input, href) => {
     expect(checkUrl(input, dev).href).toBe(href);
   });
@@ -274,6 +275,17 @@ describe("checkUrl with the dev switch allowLocalhost", () => {
     ["http://0.0.0.0:3000/", "address_not_allowed"],
     ["http://[64:ff9b::127.0.0.1]/", "address_not_allowed"],
     ["http://[::127.0.0.1]/", "address_not_allowed"],
+    // Loopback only as a developer writes it: spellings WHATWG rewrites are an attack's.
+    ["http://127.1:3000/", "address_not_allowed"],
+    ["http://0x7f000001:3000/", "address_not_allowed"],
+    ["http://2130706433/", "address_not_allowed"],
+    ["http://0177.0.0.1/", "address_not_allowed"],
+    ["http://%31%32%37.0.0.1/", "address_not_allowed"],
+    ["http://１２７.０.０.１/", "address_not_allowed"],
+    ["http://[::ffff:127.0.0.1]:8080/", "address_not_allowed"],
+    ["http://[0:0:0:0:0:0:0:1]/", "address_not_allowed"],
+    ["http://%6cocalhost/", "host_not_allowed"],
+    ["http://ⓛⓞⓒⓐⓛⓗⓞⓢⓣ/", "host_not_allowed"],
     ["http://user@localhost/", "url_not_allowed"],
     ["http://example.com:8080/", "url_not_allowed"],
     ["file:///etc/passwd", "url_not_allowed"],
