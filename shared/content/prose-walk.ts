@@ -116,17 +116,9 @@ export function isProseSubtree(node: unknown): node is LightElement {
   return node instanceof LightElement && node.proseFacts >= 0 && (node.proseFacts & NOT_PROSE) === 0;
 }
 
-/** What the walk reads and writes on the nodes, as turndown's Node() sets them. */
-interface WalkedNode {
-  isBlock?: boolean;
-  isCode?: boolean;
-  isBlank?: boolean;
-  flankingWhitespace?: { leading: string; trailing: string };
-}
-
 export interface ProseWalkRules {
-  /** The rule for an element whose facts are set: turndown's forNode without any fast path. */
-  ruleFor(node: LightElement): { replacement(content: string, node: unknown, options: TurndownService.Options): string };
+  /** turndown's forNode without any fast path, for an element that is blank or not as `isBlank` says. */
+  ruleFor(node: LightElement, isBlank: boolean): { replacement(content: string, node: unknown, options: TurndownService.Options): string };
   /** turndown's escape as the service has it. */
   escape(text: string): string;
   options: TurndownService.Options;
@@ -158,15 +150,17 @@ export function proseContent(el: LightElement, isCode: boolean, rules: ProseWalk
 function partOf(n: LightNode, isCode: boolean, rules: ProseWalkRules): string {
   // turndown also sets isBlock, isBlank and flankingWhitespace on text nodes, which nothing reads.
   if (n.nodeType === 3) return isCode ? n.data : rules.escape(n.data);
-  const node = n as LightElement & WalkedNode;
+  const node = n;
   const name = node.nodeName;
   const facts = node.proseFacts;
-  node.isBlock = BLOCK.has(name);
-  node.isCode = isCode;
-  node.isBlank = !VOID.has(name) && !MEANINGFUL_WHEN_BLANK.has(name) && (facts & (NON_BLANK_TEXT | VOID_BELOW | MEANINGFUL_BELOW)) === 0;
-  const ws = node.isBlock ? NO_FLANKING : flankingWhitespace(node, rules.options);
-  node.flankingWhitespace = ws;
-  const rule = rules.ruleFor(node);
+  // turndown's Node(): isCode is the subtree root's (no code below it); isBlank and the flanking
+  // whitespace stay local (only turndown's own walk reads them from the node); isBlock is read by
+  // turndown's default, blank and keep replacements.
+  const isBlock = BLOCK.has(name);
+  node.isBlock = isBlock;
+  const isBlank = !VOID.has(name) && !MEANINGFUL_WHEN_BLANK.has(name) && (facts & (NON_BLANK_TEXT | VOID_BELOW | MEANINGFUL_BELOW)) === 0;
+  const ws = isBlock ? NO_FLANKING : flankingWhitespace(node, rules.options);
+  const rule = rules.ruleFor(node, isBlank);
   let content = proseContent(node, isCode, rules);
   if (ws.leading !== "" || ws.trailing !== "") content = content.trim();
   return ws.leading + rule.replacement(content, node, rules.options) + ws.trailing;
