@@ -18,6 +18,8 @@ import { LightElement, type LightNode } from "./light-dom";
  *   own steps (reproduced below); text nodes get none.
  * - `join`: turndown keeps the parts in arrays, trims newlines with regexes and joins them; here
  *   {@link MarkdownJoin} appends to one string with the same result.
+ * - turndown writes the four facts on every node; here they stay in local variables, except
+ *   `isBlock`, which turndown's default, blank and keep replacements read from the element.
  *
  * A subtree qualifies when it holds only text and the elements of {@link PROSE_TAGS}: headings,
  * paragraphs, lists, quotes, sectioning containers and phrasing markup (links, emphasis, images,
@@ -133,17 +135,22 @@ const NO_FLANKING = Object.freeze({ leading: "", trailing: "" });
 export function proseContent(el: LightElement, isCode: boolean, rules: ProseWalkRules): string {
   const first = el.firstChild;
   if (first === null) return "";
-  if (first.nextSibling === null) {
-    // The join of one part that starts with no newline is the part itself (a heading's text, a link's).
-    const only = partOf(first, isCode, rules);
-    if (only.charCodeAt(0) !== 10) return only;
-    const joined = new MarkdownJoin();
-    joined.append(only);
-    return joined.text;
-  }
+  if (first.nextSibling === null) return joinOne(partOf(first, isCode, rules));
   const out = new MarkdownJoin();
   for (let n: LightNode | null = first; n !== null; n = n.nextSibling) out.append(partOf(n, isCode, rules));
   return out.text;
+}
+
+/**
+ * turndown's join of a single part: the part with its leading newlines cut to two, its trailing
+ * ones untouched (a heading's text, a link's, a cell's, a container of one block). Reading the
+ * trailing run, as a join of several parts must, cost each level of deep nesting the whole run,
+ * which turndown lets grow by two newlines per level.
+ */
+export function joinOne(part: string): string {
+  let lead = 0;
+  while (lead < part.length && part.charCodeAt(lead) === 10) lead++;
+  return lead <= 2 ? part : part.slice(lead - 2);
 }
 
 /** One child's part of its parent's content: turndown's replacement for it. */

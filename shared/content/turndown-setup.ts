@@ -3,7 +3,7 @@ import { gfm } from "@joplin/turndown-plugin-gfm";
 import type { WorkMeter } from "./conversion-deadline";
 import { LightElement } from "./light-dom";
 import { type LinearTables, useLinearTables } from "./markdown-tables";
-import { MarkdownJoin, type ProseWalkRules, isProseSubtree, proseContent } from "./prose-walk";
+import { MarkdownJoin, type ProseWalkRules, isProseSubtree, joinOne, proseContent } from "./prose-walk";
 
 /** webgate's turndown options: ATX headings, fenced code blocks, `-` bullets, inline links. */
 export const TURNDOWN_OPTIONS: TurndownService.Options = {
@@ -343,14 +343,8 @@ function writePlainTable(table: ConvertedNode, tableRule: Rule, rules: RulesInte
   const replacementOf = (el: ConvertedNode): string => {
     const first = el.firstChild;
     if (first === null) return "";
-    if (first.nextSibling === null) {
-      // The join of one part that starts with no newline is the part itself (a cell's text, a row's one cell).
-      const only = partOf(first);
-      if (only.charCodeAt(0) !== 10) return only;
-      const joined = new MarkdownJoin();
-      joined.append(only);
-      return joined.text;
-    }
+    // A cell's one text, a row's one cell.
+    if (first.nextSibling === null) return joinOne(partOf(first));
     const content = new MarkdownJoin();
     for (let child: ConvertedNode | null = first; child !== null; child = child.nextSibling) content.append(partOf(child));
     return content.text;
