@@ -36,12 +36,21 @@ export const FUNCTION_BUNDLING = {
   externalModules: [] as string[],
   // Modules a dependency loads but webgate never runs, replaced by a stub that throws
   // (infra/bundle-stubs/unused-module.ts says why each is unused): 230 KB of domino, and its
-  // start-up work at every cold start. Paths are relative to the
+  // start-up work at every cold start. The AWS SDK's credential sources that a Lambda function
+  // never uses (SSO, config files, credential_process, web identity: the execution role's
+  // credentials are in the environment) go to unused-credential-providers.ts, which refuses the
+  // way an inapplicable source does: ~100 KB (with the STS/SSO clients they carry) less to compile
+  // in every bundle. Paths are relative to the
   // project root, where NodejsFunction runs esbuild. Tests and `npm start` run unbundled, with
   // the real modules; test/infra/bundling.test.ts converts pages through a bundle built this way
-  // and compares the Markdown with the unbundled pipeline's.
+  // and compares the Markdown with the unbundled pipeline's, and resolves credentials through the
+  // bundled chain.
   alias: {
     "@mixmark-io/domino": "./infra/bundle-stubs/unused-module.ts",
+    "@aws-sdk/credential-provider-sso": "./infra/bundle-stubs/unused-credential-providers.ts",
+    "@aws-sdk/credential-provider-ini": "./infra/bundle-stubs/unused-credential-providers.ts",
+    "@aws-sdk/credential-provider-process": "./infra/bundle-stubs/unused-credential-providers.ts",
+    "@aws-sdk/credential-provider-web-identity": "./infra/bundle-stubs/unused-credential-providers.ts",
   },
 } as const;
 

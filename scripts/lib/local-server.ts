@@ -80,7 +80,11 @@ export async function startHttpFrontend(options: LocalServerOptions): Promise<Ru
   const invocationTimeoutMs = options.invocationTimeoutMs ?? 30_000;
   const maxConcurrent = options.maxConcurrentRequests ?? MAX_CONCURRENT_REQUESTS;
   let inFlight = 0;
-  const server = http.createServer((req, res) => {
+  // A request must arrive (line, headers and body) within the invocation's time, as a Lambda's
+  // event does; a client that drips it slower is answered and closed (see clientError below).
+  const receiveMs = Math.max(1_000, invocationTimeoutMs);
+  const serverOptions: http.ServerOptions = { requestTimeout: receiveMs, headersTimeout: receiveMs, connectionsCheckingInterval: Math.min(1_000, receiveMs) };
+  const server = http.createServer(serverOptions, (req, res) => {
     const started = performance.now();
     const requestId = randomUUID();
     const url = parseTarget(req.url);
@@ -128,7 +132,12 @@ export async function startHttpFrontend(options: LocalServerOptions): Promise<Ru
     readBody(req, maxBody)
       .then(async (body) => {
         if (body === undefined) {
-          answer(413, errorBody("request_too_large", `The request body is larger than ${maxBody} bytes.`, requestId));
+          // Answered as soon as the limit is passed, and the connection closed: a client that
+          // keeps sending (an endless chunked body) would otherwise never get an answer. What it
+          // still sends is read and dropped for a moment, so that closing does not reset the
+          // connection before the answer arrives.
+          answer(413, errorBody("request_too_large", `The request body is larger than ${maxBody} bytes.`, requestId), { connection: "close" });
+          setTimeout(() => req.socket.destroy(), DRAIN_AFTER_REFUSAL_MS).unref();
           return;
         }
         const event = toEvent(req, url, body, requestId);
@@ -147,16 +156,17 @@ export async function startHttpFrontend(options: LocalServerOptions): Promise<Ru
   // malformed request line) never reaches the listener above. Node's own answer is a bare status
   // line with no body; the caller gets the API's error body instead, with its stable code.
   server.on("clientError", (error: Error & { code?: string }, socket: Duplex) => {
-    // A client too slow to send its request (Node's headers and request timeouts) gets no answer.
-    if (!socket.writable || error.code === "ERR_HTTP_REQUEST_TIMEOUT") {
+    if (!socket.writable) {
       socket.destroy();
       return;
     }
     const requestId = randomUUID();
-    const tooLarge = error.code === "HPE_HEADER_OVERFLOW";
-    const refused = tooLarge
-      ? new WebgateError("request_too_large", "The request line and headers are larger than 16 KiB.", { details: { field: "headers" } })
-      : new WebgateError("invalid_request", "The request is not valid HTTP/1.1.", { details: { field: null } });
+    const refused =
+      error.code === "HPE_HEADER_OVERFLOW"
+        ? new WebgateError("request_too_large", "The request line and headers are larger than 16 KiB.", { details: { field: "headers" } })
+        : error.code === "ERR_HTTP_REQUEST_TIMEOUT"
+          ? new WebgateError("invalid_request", `The request did not arrive within ${receiveMs} ms.`, { details: { field: null } })
+          : new WebgateError("invalid_request", "The request is not valid HTTP/1.1.", { details: { field: null } });
     const { status, body } = toErrorBody(refused, requestId);
     const text = JSON.stringify(body);
     socket.end(
@@ -215,17 +225,22 @@ function keyMatches(given: string | string[] | undefined, keys: string[]): boole
   return ok;
 }
 
+/** How long a connection refused for its body size is still read (and dropped) before it is closed. */
+const DRAIN_AFTER_REFUSAL_MS = 1_000;
+
+/** The whole body, or undefined as soon as it passes `max` (the rest is read and dropped). */
 function readBody(req: http.IncomingMessage, max: number): Promise<Buffer | undefined> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    let tooLarge = false;
     req.on("data", (chunk: Buffer) => {
       size += chunk.length;
-      if (size > max) tooLarge = true;
-      else chunks.push(chunk);
+      if (size > max) {
+        chunks.length = 0;
+        resolve(undefined);
+      } else chunks.push(chunk);
     });
-    req.on("end", () => resolve(tooLarge ? undefined : Buffer.concat(chunks)));
+    req.on("end", () => resolve(size > max ? undefined : Buffer.concat(chunks)));
     req.on("error", reject);
   });
 }

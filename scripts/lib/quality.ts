@@ -1,4 +1,6 @@
 import { Parser } from "htmlparser2";
+import type { CorpusPage } from "./corpus";
+import { type ShingleCounts, type ShingleScore, scoreShingles, totalShingleScore } from "./shingle-score";
 
 /**
  * The corpus quality metric of ../shared/corpus/README.md: token recall of the expected article
@@ -94,4 +96,34 @@ export function median(values: number[]): number {
   const s = [...values].sort((a, b) => a - b);
   const mid = Math.floor(s.length / 2);
   return s.length % 2 === 1 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+}
+
+/**
+ * The held-back benchmark's article-body figure (shingle-score.ts) on the readability corpus:
+ * each page's extracted plain text against the text of its expected.html (Readability's own
+ * article, so Readability scores near 1 here by construction). `extract` returns null on failure,
+ * scored as an empty output.
+ */
+export function evaluateCorpusShingles(
+  pages: readonly CorpusPage[],
+  extract: (page: CorpusPage) => string | null,
+): { shingle: ShingleScore; failed: string[]; ms: number; bytes: number; pages: Array<{ name: string; shingles: ShingleCounts }> } {
+  const results: Array<{ name: string; shingles: ShingleCounts }> = [];
+  const failed: string[] = [];
+  let ms = 0;
+  let bytes = 0;
+  for (const page of pages) {
+    bytes += page.source.byteLength;
+    let text: string | null;
+    const t0 = performance.now();
+    try {
+      text = extract(page);
+    } catch {
+      text = null;
+    }
+    ms += performance.now() - t0;
+    if (text === null) failed.push(page.name);
+    results.push({ name: page.name, shingles: scoreShingles(htmlText(page.expectedHtml), text ?? "") });
+  }
+  return { shingle: totalShingleScore(results.map((r) => r.shingles)), failed, ms, bytes, pages: results };
 }

@@ -1,5 +1,5 @@
+import { labelToName, legacyHookDecode } from "@exodus/bytes/encoding.js";
 import htmlEncodingSniffer from "html-encoding-sniffer";
-import { decode as decodeWithEncoding, getBOMEncoding, isSupported, labelToName } from "whatwg-encoding";
 import { WebgateError } from "../errors";
 
 /** What the content pipeline does with a body. */
@@ -24,6 +24,42 @@ export interface DecodedBody {
 export const MAX_GARBAGE_SHARE = 0.1;
 
 const UTF8 = "UTF-8";
+
+/**
+ * The encodings webgate decodes, by their WHATWG names (the values of the response's `charset`).
+ * A label that resolves to another encoding of the standard (ISO-2022-JP, ISO-8859-8-I,
+ * x-mac-cyrillic, "replacement") counts as unknown, as before: the next sniffing step decides.
+ */
+const SUPPORTED_ENCODINGS: ReadonlySet<string> = new Set([
+  "UTF-8", "IBM866", "ISO-8859-2", "ISO-8859-3", "ISO-8859-4", "ISO-8859-5", "ISO-8859-6", "ISO-8859-7",
+  "ISO-8859-8", "ISO-8859-10", "ISO-8859-13", "ISO-8859-14", "ISO-8859-15", "ISO-8859-16", "KOI8-R",
+  "KOI8-U", "macintosh", "windows-874", "windows-1250", "windows-1251", "windows-1252", "windows-1253",
+  "windows-1254", "windows-1255", "windows-1256", "windows-1257", "windows-1258", "GBK", "gb18030", "Big5",
+  "EUC-JP", "Shift_JIS", "EUC-KR", "UTF-16BE", "UTF-16LE", "x-user-defined",
+]);
+
+/** The WHATWG names of the encodings webgate decodes (docs/content.md, "Decoding"). */
+export const SUPPORTED_CHARSETS: readonly string[] = [...SUPPORTED_ENCODINGS];
+
+/** The Encoding standard's BOM sniff: the encoding a byte-order mark names, or null. */
+function getBOMEncoding(body: Uint8Array): "UTF-8" | "UTF-16LE" | "UTF-16BE" | null {
+  if (body[0] === 0xef && body[1] === 0xbb && body[2] === 0xbf) return UTF8;
+  if (body[0] === 0xfe && body[1] === 0xff) return "UTF-16BE";
+  if (body[0] === 0xff && body[1] === 0xfe) return "UTF-16LE";
+  return null;
+}
+
+/**
+ * The Encoding standard's "decode" (BOM sniff, BOM stripped, then the named encoding's decoder in
+ * replacement mode), with @exodus/bytes's decoders: JavaScript implementations of the standard's
+ * algorithms and indexes that pass the web-platform-tests. Not Node's `TextDecoder`: its legacy
+ * decoders are ICU's converters, which differ from the standard on valid text (EUC-KR without
+ * the windows-949 syllables, Big5 without HKSCS, windows-1252 as Latin-1 on Node 20.18.3-20.x,
+ * ...) and from one Node release to the next (docs/content.md, "Decoding", has the comparison).
+ */
+function decodeWithEncoding(body: Uint8Array, name: string): string {
+  return legacyHookDecode(body, name);
+}
 
 /** How many leading bytes the sniffers look at (MIME Sniffing standard: 1,445 bytes). */
 const SNIFF_BYTES = 1445;
@@ -78,8 +114,8 @@ export function decodeBody(body: Uint8Array, contentTypeHeader: string | undefin
 
 /**
  * UTF-8 goes through V8's native decoder (Buffer#toString: U+FFFD per maximal invalid subpart, as
- * the Encoding standard says, several times faster than iconv-lite's), the BOM stripped as
- * whatwg-encoding does; every other encoding through whatwg-encoding.
+ * the Encoding standard says), the BOM stripped; every other encoding through
+ * {@link decodeWithEncoding}.
  */
 function decodeText(body: Uint8Array, charset: string): string {
   const bom = getBOMEncoding(body);
@@ -113,11 +149,11 @@ function kindOfMediaType(mediaType: string): BodyKind | null {
   return null;
 }
 
-/** A supported WHATWG encoding name for a label, or null (unknown label, or one without a decoder). */
+/** A supported WHATWG encoding name for a label, or null (unknown label, or one webgate does not decode). */
 function resolveLabel(label: string | undefined): string | null {
   if (label === undefined) return null;
   const name = labelToName(label);
-  return name !== null && isSupported(name) ? name : null;
+  return name !== null && SUPPORTED_ENCODINGS.has(name) ? name : null;
 }
 
 function chooseCharset(body: Uint8Array, kind: BodyKind, headerLabel: string | undefined): string {
@@ -132,7 +168,7 @@ function chooseCharset(body: Uint8Array, kind: BodyKind, headerLabel: string | u
       ...(fromHeader === null ? {} : { transportLayerEncodingLabel: fromHeader }),
       defaultEncoding: UTF8,
     });
-    return isSupported(sniffed) ? sniffed : UTF8;
+    return SUPPORTED_ENCODINGS.has(sniffed) ? sniffed : UTF8;
   }
   if (fromHeader !== null) return fromHeader;
   if (kind === "xml") return xmlDeclarationEncoding(body) ?? UTF8;

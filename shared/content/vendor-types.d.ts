@@ -10,10 +10,13 @@ declare module "whatwg-encoding" {
 }
 
 declare module "html-encoding-sniffer" {
-  /** The HTML standard's encoding sniffing: BOM, transport label, meta prescan, default. */
+  /**
+   * The HTML standard's encoding sniffing: BOM, transport label, meta prescan (skipped with
+   * `xml`), default. Returns a WHATWG encoding name (labels resolved by @exodus/bytes).
+   */
   export default function htmlEncodingSniffer(
     bytes: Uint8Array,
-    options?: { transportLayerEncodingLabel?: string; defaultEncoding?: string },
+    options?: { xml?: boolean; transportLayerEncodingLabel?: string; defaultEncoding?: string },
   ): string;
 }
 

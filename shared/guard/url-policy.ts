@@ -221,7 +221,7 @@ export function refuseLoopbackHop(from: URL, to: URL, policy: GuardPolicy): void
   const what = byName ? "localhost" : "a loopback address";
   throw new WebgateError(
     byName ? "host_not_allowed" : "address_not_allowed",
-    `The redirect's host is ${what}: ${ENV.ALLOW_LOCALHOST} lets a redirect reach this machine only within the local server that was asked for (the same port).`,
+    `The redirect's host is ${what}: ${ENV.ALLOW_LOCALHOST} lets a redirect (or a rendered page's request) reach this machine only within the local server that was asked for (the same port).`,
     { details: { reason: byName ? "localhost" : "loopback" }, logReason: "loopback-redirect" },
   );
 }

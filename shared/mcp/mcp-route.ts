@@ -33,6 +33,7 @@ import { headerOf } from "../middleware/parse-request";
 import { createPowertoolsTelemetry, type Telemetry } from "../observability/telemetry";
 import { createSearchRunner } from "../search/search-route";
 import { createMcpServer } from "./mcp-server";
+import { answerInvalidArguments } from "./tool-arguments";
 import { answerInvalidParams } from "./request-params";
 
 /** Largest JSON-RPC body read; tool calls are a few hundred bytes. Larger bodies get 413. */
@@ -123,7 +124,11 @@ export function createMcpHandler(deps: McpRouteDeps): ApiHandler {
       // its answer; only their kind goes to the log line, never the body.
       transport.onerror = (error) => ctx.addLogFields({ rpc_error: error.message.slice(0, 120) });
       await server.connect(transport);
+      // Arguments a tool's schema refuses: the tool error with invalid_request and its field, as
+      // /fetch and /search answer them, not the SDK's text-only "Input validation error".
+      answerInvalidArguments(transport, ctx.requestId, (tool) => ctx.addLogFields({ tool, tool_code: "invalid_request" }));
       // Invalid params of a served method: -32602 with a short message, not the SDK's -32603.
+      // Installed last, so it sees each message first.
       answerInvalidParams(transport, (method) => ctx.addLogFields({ rpc_error: `invalid params (${method})` }));
       // Inside the request's own deadline (shared/deadline.ts), with time kept to answer.
       const deadline = ctx.deadline.within({ reserveMs: DEADLINE_MARGIN_MS, maxMs: maxRequestMs });

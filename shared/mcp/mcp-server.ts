@@ -5,8 +5,9 @@
  *
  * A failed call is a tool result, not a protocol error: `isError: true`, text = the code, the
  * message and what to do, `structuredContent` = the REST error object `{ code, message,
- * retryable, request_id, … }`. Arguments that fail the schema, unknown tools and unknown methods
- * get the SDK's own answers.
+ * retryable, request_id, … }`, also for arguments that fail the tool's schema (`invalid_request`
+ * with `field`, answered before the SDK sees the call: tool-arguments.ts). Unknown tools and
+ * unknown methods get the SDK's own answers.
  */
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";

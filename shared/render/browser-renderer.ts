@@ -127,6 +127,7 @@ async function renderInBrowser(browser: Browser, request: RenderRequest, deps: B
     // The dev switch covers a render only when the page itself is on this machine: a public
     // page's scripts and redirects never reach loopback (see requestPolicy).
     policy: renderPolicy(request.url, deps.policy),
+    ...homeOf(request.url),
     connectTimeoutMs: limits.connectTimeoutMs,
     maxBytes: limits.maxPageBytes,
     maxConnections: limits.maxConnections,
@@ -387,9 +388,15 @@ async function settleWithin<T>(work: Promise<T>, ms: number): Promise<T | undefi
 }
 
 function renderPolicy(url: string, policy: GuardPolicy): GuardPolicy {
+  const home = homeOf(url).home;
+  return home === undefined ? withoutLocalhost(policy) : requestPolicy(home, policy);
+}
+
+/** The page's URL for the proxy's same-port rule of the dev switch; none when it does not parse. */
+function homeOf(url: string): { home?: URL } {
   try {
-    return requestPolicy(new URL(url), policy);
+    return { home: new URL(url) };
   } catch {
-    return withoutLocalhost(policy);
+    return {};
   }
 }

@@ -31,7 +31,7 @@ import { WebgateError, isWebgateError, type ErrorCode } from "../errors";
 import { resolveChecked } from "../guard/guarded-lookup";
 import type { GuardPolicy } from "../guard/policy";
 import type { Resolver } from "../guard/dns-resolver";
-import { bareHostname, checkUrl } from "../guard/url-policy";
+import { bareHostname, checkUrl, refuseLoopbackHop } from "../guard/url-policy";
 import type { Dialer } from "../http/types";
 
 export interface GuardedProxyOptions {
@@ -46,6 +46,12 @@ export interface GuardedProxyOptions {
   maxConnections: number;
   /** The page's deadline: when it aborts, lookups and dials in flight fail and tunnels close. */
   signal: AbortSignal;
+  /**
+   * The page's own URL. Under the dev switch, a request the page makes (a subresource, a
+   * redirect) reaches loopback only on this URL's port (refuseLoopbackHop): a local page cannot
+   * reach the machine's other local services.
+   */
+  home?: URL;
 }
 
 export type ProxyBudget = "bytes" | "connections";
@@ -136,6 +142,7 @@ export async function startGuardedProxy(options: GuardedProxyOptions): Promise<G
   const open = async (url: URL): Promise<Duplex> => {
     if (closed) throw new WebgateError("upstream_timeout", "The page's time ran out.");
     if (exhausted !== undefined) throw budgetError(exhausted, options);
+    if (options.home !== undefined) refuseLoopbackHop(options.home, url, policy);
     const host = bareHostname(url);
     const addresses = await resolveChecked(host, { resolver: options.resolver, policy, signal, timeoutMs: options.connectTimeoutMs });
     if (exhausted !== undefined) throw budgetError(exhausted, options);

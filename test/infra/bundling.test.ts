@@ -1,14 +1,17 @@
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import * as os from "node:os";
 import * as path from "node:path";
 import { pathToFileURL } from "node:url";
 import { build } from "esbuild";
+import iconv from "iconv-lite";
 import { describe, expect, it } from "vitest";
 import { BUNDLE_FILE_NAME, FUNCTION_BUNDLING, PDF_WORKER_BUNDLE, esbuildOptions, pdfWorkerCommands, pdfWorkerEsbuildOptions } from "../../infra/bundling";
 import { REPO_ROOT } from "../../infra/webgate-stack";
 import { generateArticleHtml } from "../../scripts/lib/article-html";
 import { renderDocument, type RenderInput, type RenderedDocument } from "../../shared/content/render";
 import { PDF_CMAP_DIR, PDF_WORKER_FILE, type readPdf } from "../../shared/content/pdf";
+import * as credentialStubs from "../../infra/bundle-stubs/unused-credential-providers";
 import { CPU_WORK_TIMEOUT_MS } from "../helpers/cpu-work";
 import { synthFunctionAsset } from "../helpers/function-asset";
 import { bodyLines, textPdf } from "../helpers/pdf-fixtures";
@@ -45,7 +48,13 @@ describe("function bundling", () => {
       sourcesContent: false,
       mainFields: ["module", "main"],
       banner: { js: FUNCTION_BUNDLING.banner },
-      alias: { "@mixmark-io/domino": "./infra/bundle-stubs/unused-module.ts" },
+      alias: {
+        "@mixmark-io/domino": "./infra/bundle-stubs/unused-module.ts",
+        "@aws-sdk/credential-provider-sso": "./infra/bundle-stubs/unused-credential-providers.ts",
+        "@aws-sdk/credential-provider-ini": "./infra/bundle-stubs/unused-credential-providers.ts",
+        "@aws-sdk/credential-provider-process": "./infra/bundle-stubs/unused-credential-providers.ts",
+        "@aws-sdk/credential-provider-web-identity": "./infra/bundle-stubs/unused-credential-providers.ts",
+      },
     });
     expect(options.external).toEqual([]);
     expect(BUNDLE_FILE_NAME).toBe("index.mjs");
@@ -85,6 +94,75 @@ describe("function bundling", () => {
         expect(bundled.renderDocument(input)).toEqual(expected);
       }
     }
+    // Legacy encodings: the decoders' tables are bundled data (@exodus/bytes), loaded on first use.
+    const article = "<html><head><title>T</title></head><body><article><h1>Head</h1><p>%s</p></article></body></html>";
+    for (const [charset, text] of [
+      ["Shift_JIS", "日本語のテキストです。"],
+      ["EUC-KR", "한국어 텍스트입니다. 갂"],
+      ["gb18030", "简体中文页面 𠀀"],
+      ["Big5", "繁體中文 䏰"],
+      ["windows-1252", "café – “quoted”"],
+    ] as const) {
+      const body = iconv.encode(article.replace("%s", text), charset);
+      const input = { body, contentType: `text/html; charset=${charset}`, finalUrl: "https://example.com/a/page.html", mainContent: false };
+      const expected = renderDocument(input);
+      expect(expected).toMatchObject({ charset });
+      expect(expected.content).toContain(text);
+      expect(bundled.renderDocument(input)).toEqual(expected);
+    }
+  });
+
+  it("resolves the execution role's credentials through the bundled chain; the sources left out refuse, never crash", { timeout: CPU_WORK_TIMEOUT_MS }, async () => {
+    // The fetch bundle keeps only the environment and metadata-endpoint sources of the chain.
+    const inputs = Object.keys((await buildFetchHandler()).metafile.inputs);
+    expect(inputs).toContain("infra/bundle-stubs/unused-credential-providers.ts");
+    expect(inputs.some((f) => /node_modules\/@aws-sdk\/(nested-clients|credential-provider-(sso|ini|process|web-identity))\//.test(f))).toBe(false);
+    expect(inputs.some((f) => f.includes("node_modules/@aws-sdk/credential-provider-env/"))).toBe(true);
+
+    // The SDK's default chain, bundled with the functions' options, run in this process.
+    const dir = mkdtempSync(path.join(REPO_ROOT, "cdk.out", "credentials-"));
+    try {
+      const entry = path.join(dir, "entry.ts");
+      writeFileSync(entry, 'export { defaultProvider } from "@aws-sdk/credential-provider-node";\n');
+      const outfile = path.join(dir, "index.mjs");
+      await build({ ...esbuildOptions(entry, outfile, REPO_ROOT), sourcemap: false, logLevel: "silent" });
+      const { defaultProvider } = (await import(pathToFileURL(outfile).href)) as { defaultProvider: () => () => Promise<{ accessKeyId: string }> };
+      const saved = { ...process.env };
+      try {
+        // As Lambda sets them: the execution role's credentials in the environment.
+        Object.assign(process.env, { AWS_ACCESS_KEY_ID: "AKIDEXAMPLE", AWS_SECRET_ACCESS_KEY: "secret", AWS_SESSION_TOKEN: "token" });
+        delete process.env.AWS_PROFILE;
+        await expect(defaultProvider()()).resolves.toMatchObject({ accessKeyId: "AKIDEXAMPLE" });
+        // AWS_PROFILE makes the chain skip the environment: the stubbed sources refuse and the
+        // chain ends in the SDK's own error (the metadata endpoints are switched off: no network).
+        Object.assign(process.env, { AWS_PROFILE: "someone", AWS_EC2_METADATA_DISABLED: "true" });
+        await expect(defaultProvider()()).rejects.toThrow("Could not load credentials from any providers");
+      } finally {
+        for (const key of Object.keys(process.env)) if (!(key in saved)) delete process.env[key];
+        Object.assign(process.env, saved);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it.each(Object.entries(credentialStubs))("the stubbed credential source %s refuses as an inapplicable source does", async (_name, source) => {
+    await expect(source()()).rejects.toMatchObject({ name: "CredentialsProviderError", tryNextLink: true, message: expect.stringContaining("not part of the Lambda bundle") });
+  });
+
+  it("resolves one ajv for the MCP SDK and ajv-formats, so the MCP bundle carries one copy", () => {
+    // eslint's ajv 6 would otherwise take node_modules/ajv and leave the SDK and ajv-formats a
+    // nested ajv 8 each, which esbuild bundles twice (104 KB). webgate pins ajv 8 to hoist it.
+    const require = createRequire(import.meta.url);
+    const sdk = path.dirname(require.resolve("@modelcontextprotocol/sdk/package.json"));
+    const formats = path.dirname(require.resolve("ajv-formats/package.json", { paths: [sdk] }));
+    expect(require.resolve("ajv", { paths: [formats] })).toBe(require.resolve("ajv", { paths: [sdk] }));
+  });
+
+  it("carries no iconv-lite: legacy encodings decode with @exodus/bytes", { timeout: CPU_WORK_TIMEOUT_MS }, async () => {
+    const inputs = Object.keys((await buildFetchHandler()).metafile.inputs);
+    expect(inputs.some((f) => f.includes("node_modules/iconv-lite/") || f.includes("node_modules/whatwg-encoding/"))).toBe(false);
+    expect(inputs.some((f) => f.includes("node_modules/@exodus/bytes/"))).toBe(true);
   });
 });
 

@@ -26,8 +26,9 @@ describe.skipIf(!present)("main content on the labelled extraction set", () => {
 
   it(`holds segment F >= ${QUALITY_FLOOR_F} over all pages, and never fails a page`, () => {
     expect(pages.length).toBe(990);
-    const { score, failed } = evaluate(pages, (p) => webgateMainContentText(p.bytes));
+    const { score, shingle, failed } = evaluate(pages, (p) => webgateMainContentText(p.bytes));
     console.info(`[quality] P ${score.precision.toFixed(4)} R ${score.recall.toFixed(4)} F ${score.f.toFixed(4)} (goal ${QUALITY_GOAL_F})`);
+    console.info(`[quality] 4-shingle proxy over the labelled segments: P ${shingle.precision.toFixed(4)} R ${shingle.recall.toFixed(4)} F1 ${shingle.f1.toFixed(4)}`);
     expect(failed).toEqual([]);
     expect(score.f).toBeGreaterThanOrEqual(QUALITY_FLOOR_F);
   });

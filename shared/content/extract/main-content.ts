@@ -1,7 +1,7 @@
 import type { WorkMeter } from "../conversion-deadline";
 import { LightElement, type LightNode, PRUNED_TAGS } from "../light-dom";
 import {
-  ALWAYS_UNLIKELY, CONTENT_HEADER, CREDIT_LINE, INLINE_TAGS, LINK_LIST_HEADING, MAYBE_CANDIDATE, NEGATIVE, POSITIVE, READER_PROMPT, SIDE_BOX, UNLIKELY_CANDIDATE, UNLIKELY_ROLES, hasClassWord,
+  ALWAYS_UNLIKELY, COMMENT_HEADING, CONTENT_HEADER, CREDIT_LINE, INLINE_TAGS, LINK_LIST_HEADING, MAYBE_CANDIDATE, NEGATIVE, POSITIVE, READER_PROMPT, SIDE_BOX, UNLIKELY_CANDIDATE, UNLIKELY_ROLES, hasClassWord,
 } from "./patterns";
 
 /**
@@ -430,6 +430,12 @@ interface Attempt {
   removed: Set<LightElement>;
   chars: number;
   sentences: number;
+  /** What the attempt skipped before scoring (hidden elements, and furniture unless relaxed): all it removes uncleaned. */
+  skipped: ReadonlySet<LightElement>;
+  /** The nodes' characters before cleaning (skipped elements aside). */
+  uncleanedChars: number;
+  /** The page's characters with what the attempt skipped left out, before cleaning. */
+  pageChars: number;
   /** Candidate scores of the attempt's scoring pass (Readability's content score). */
   scores: Map<LightElement, number>;
   reason: ExtractReason;
@@ -470,6 +476,7 @@ function extract(body: LightElement, options: ExtractOptions): ExtractResult {
   const work = new FiguresTable(raw.size);
 
   let best: Attempt | null = null;
+  const attempts: Attempt[] = [];
   let firstScores = new Map<LightElement, number>();
   for (const relaxed of [false, true]) {
     // With no furniture found, the relaxed attempt would be the strict one again (the same elements
@@ -477,6 +484,7 @@ function extract(body: LightElement, options: ExtractOptions): ExtractResult {
     if (relaxed && unlikely.size === 0) break;
     const attempt = tryExtract(body, relaxed ? hidden : new Set([...hidden, ...unlikely]), relaxed, unlikely, raw, work);
     if (attempt === null) continue;
+    attempts.push(attempt);
     if (!relaxed) firstScores = attempt.scores;
     if (best === null || attempt.chars > best.chars) best = attempt;
     if (attempt.chars >= ENOUGH_CHARS || (attempt.chars >= MIN_CHARS && attempt.sentences >= MIN_SENTENCES)) break;
@@ -484,11 +492,33 @@ function extract(body: LightElement, options: ExtractOptions): ExtractResult {
   if (best === null || best.chars < MIN_CHARS || best.sentences < MIN_SENTENCES) {
     // No article with enough text and sentences of its own: the page cleaned of furniture, if that
     // has enough text and more than the article.
-    const page = cleanPage(body, hidden, unlikely, firstScores, work);
+    const page = cleanPage(body, hidden, unlikely, firstScores, work, raw);
     if (page.chars >= MIN_CHARS && page.chars > (best?.chars ?? 0)) best = page;
   }
+  if (best === null || best.chars < MIN_CHARS) best = uncleanedFallback(body, attempts, best);
   if (best === null || best.chars === 0) return { element: null, reason: "no_text" };
   return { element: materialize(best, body, options.title, raw), reason: best.reason };
+}
+
+/** A short page: its text without furniture is at most this many characters (a post or two, no portal). */
+const SHORT_PAGE_CHARS = 2500;
+
+/**
+ * The result when the cleaned article and the cleaned page both hold less than a paragraph: on a
+ * small page the cleaning took the article's own blocks for furniture (a short post whose
+ * paragraphs link on, a single box of text) and left its headline and byline. Then the page
+ * without its furniture and hidden elements, uncleaned, when that is a short page; else the
+ * attempt whose nodes say the most uncleaned (the relaxed attempt's nodes hold the text that
+ * furniture words marked: a forum's posts in "comment" boxes). Never less than `best`.
+ */
+function uncleanedFallback(body: LightElement, attempts: readonly Attempt[], best: Attempt | null): Attempt | null {
+  const strict = attempts.find((a) => a.reason === "article");
+  const floor = best?.chars ?? 0;
+  if (strict !== undefined && strict.pageChars >= MIN_CHARS && strict.pageChars <= SHORT_PAGE_CHARS && strict.pageChars > floor) {
+    return { ...strict, nodes: [body], removed: new Set(strict.skipped), chars: strict.pageChars, reason: "page_cleaned" };
+  }
+  const whole = attempts.reduce<Attempt | null>((a, b) => (a === null || b.uncleanedChars > a.uncleanedChars ? b : a), null);
+  return whole !== null && whole.uncleanedChars > floor ? { ...whole, removed: new Set(whole.skipped), chars: whole.uncleanedChars } : best;
 }
 
 /** Pre-order: hidden elements, and furniture by class/id/role (not inside tables or code). */
@@ -599,16 +629,36 @@ function tryExtract(body: LightElement, skipped: Set<LightElement>, relaxed: boo
 
   // Siblings joined for their text may be furniture lines themselves (a copyright line after the
   // article body, a subscription prompt): cleaning looks inside each node, so they are checked here.
-  const nodes = joinSiblings(top, scores, stats, kept).filter((n) => n === top || !isFurnitureBlock(n, stats.get(n) ?? emptyStats()));
+  let nodes = joinSiblings(top, scores, stats, kept).filter((n) => n === top || !isFurnitureBlock(n, stats.get(n) ?? emptyStats()));
   const removed = new Set<LightElement>(skipped);
   let chars = 0;
   let sentences = 0;
-  for (const node of nodes) {
-    const s = cleanSubtree(node, removed, unlikely, relaxed, scores, work);
+  const nodeChars = nodes.map((n) => stats.get(n)?.chars ?? 0);
+  const uncleanedChars = nodeChars.reduce((a, b) => a + b, 0);
+  const pageChars = stats.chars[body.walkIndex] ?? 0;
+  const listCards: Array<{ cards: LightElement[]; chars: number }> = [];
+  let besideTop = 0;
+  let besideSentences = 0;
+  nodes.forEach((node, k) => {
+    const s = cleanSubtree(node, removed, unlikely, relaxed, scores, work, nodeChars[k], node === top ? listCards : undefined);
     chars += s.chars;
     sentences += s.sentences;
+    if (node !== top) {
+      besideTop += s.chars;
+      besideSentences += s.sentences;
+    }
+  });
+  // The best block is a list of teaser cards, and an article of its own sits beside it (the
+  // next stories after a short post): the cards go.
+  if (listCards.length > 0 && besideTop >= MIN_CHARS && besideSentences >= MIN_SENTENCES) {
+    for (const list of listCards) {
+      for (const c of list.cards) removed.add(c);
+      chars -= list.chars;
+    }
   }
-  return { nodes, removed, chars, sentences, scores, reason: relaxed ? "article_relaxed" : "article" };
+  // A joined sibling that cleaning took whole (a list of teaser cards after a short article).
+  if (nodes.some((n) => removed.has(n))) nodes = nodes.filter((n) => !removed.has(n));
+  return { nodes, removed, chars, sentences, skipped, uncleanedChars, pageChars, scores, reason: relaxed ? "article_relaxed" : "article" };
 }
 
 /**
@@ -624,6 +674,55 @@ function isLinkListHead(el: LightElement, s: Figures): "head" | "teaser" | "no" 
   // The line opens with the label, in bold, italics or plain, before its link ("Le puede
   // interesar: <link>"); a link inside the phrase ("Read <a>more</a>.") is not such a label.
   return LINK_LIST_HEADING.test(textStart(el, 80, true)) ? "teaser" : "no";
+}
+
+/** At most this many leading children of a card are looked at for its headline. */
+const CARD_HEAD_LOOKAHEAD = 4;
+/** A box of other stories inside an article holds a few cards; a run of this many in the article's best block is a list page. */
+const LIST_PAGE_CARDS = 8;
+/** A teaser's excerpt is a few lines: a longer text under a linked headline is a section of the article. */
+const TEASER_MAX_CHARS = 600;
+
+/**
+ * The teaser cards among `el`'s children: blocks that open (after any text-less elements such as
+ * a linked image) with a headline that is all link, followed by at most a short excerpt; null
+ * unless two or more of one element name are there. Figures come from this walk's table (the
+ * headline may have been removed already, as an all-link heading is). Each child is looked at
+ * once, and at most {@link CARD_HEAD_LOOKAHEAD} of its children: linear.
+ */
+function teaserCards(el: LightElement, t: FiguresTable, removed: Set<LightElement>): { cards: LightElement[]; chars: number } | null {
+  let cards: LightElement[] | null = null;
+  let chars = 0;
+  for (let c = el.firstChild; c !== null; c = c.nextSibling) {
+    if (c.nodeType !== 1 || removed.has(c) || INLINE.has(c.nodeName) || !t.holds(c.walkIndex)) continue;
+    let head: LightElement | null = null;
+    let looked = 0;
+    for (let g = c.firstChild; g !== null && looked < CARD_HEAD_LOOKAHEAD; g = g.nextSibling) {
+      if (g.nodeType === 3 && g.data.trim() !== "") break;
+      if (g.nodeType !== 1 || !t.holds(g.walkIndex)) continue;
+      looked++;
+      if (t.chars[g.walkIndex]! === 0) continue;
+      head = g;
+      break;
+    }
+    if (head === null || !(HEADINGS.has(head.nodeName) || head.nodeName === "A")) continue;
+    const h = head.walkIndex;
+    const headChars = t.chars[h]!;
+    if (headChars < 15 || t.linkChars[h]! < 0.9 * headChars) continue;
+    const cardChars = t.chars[c.walkIndex]! + (removed.has(head) ? headChars : 0);
+    if (cardChars - headChars > TEASER_MAX_CHARS) continue;
+    if (cards !== null && cards[0]!.nodeName !== c.nodeName) continue;
+    (cards ??= []).push(c);
+    chars += t.chars[c.walkIndex]!;
+  }
+  return cards !== null && cards.length >= 2 ? { cards, chars } : null;
+}
+
+/** Whether `el` is the title of a comment area: a short heading or label line such as "3 Comments" or "Leave a Reply". */
+function isCommentHead(el: LightElement, s: Figures): boolean {
+  const name = el.nodeName;
+  const label = HEADINGS.has(name) ? s.chars < 100 : (name === "P" || name === "DIV" || name === "SPAN" || name === "STRONG") && s.chars < 60;
+  return label && s.chars > 0 && COMMENT_HEADING.test(textStart(el, 120));
 }
 
 /**
@@ -738,14 +837,48 @@ function cleanSubtree(
   relaxed: boolean,
   scores: Map<LightElement, number>,
   stats: FiguresTable,
+  rootChars = Infinity,
+  listCards?: Array<{ cards: LightElement[]; chars: number }>,
 ): { chars: number; sentences: number } {
+  // Teaser cards that are most of the article's best block (`rootChars`, its size before
+  // cleaning) may be a list page's content: they are left in place and handed to the caller
+  // (in `listCards`), which knows whether the page has an article beside them.
+  const isTop = listCards !== undefined;
   stats.reset();
   const kept = (el: LightElement) => !removed.has(el);
   // Headings that introduce link lists ("Related", "Lesen Sie auch"), at any depth.
   const listHeads = new Set<LightElement>();
+  // Headings that open a comment area ("3 Comments", "Leave a Reply"), and the siblings after them.
+  const commentHeads = new Set<LightElement>();
   postOrder(root, (el) => removed.has(el), (el) => {
-    const s = new FiguresView(stats, measure(el, stats, kept));
+    let s = new FiguresView(stats, measure(el, stats, kept));
+    // Teaser cards (a linked headline and an excerpt, two or more alike): other stories.
+    // On a list page (the article's best block is mostly such cards, or holds a long run of them)
+    // they are the content.
+    const teasers = teaserCards(el, stats, removed);
+    if (teasers !== null && isTop && (teasers.chars >= 0.5 * rootChars || teasers.cards.length >= LIST_PAGE_CARDS)) listCards?.push(teasers);
+    else if (teasers !== null) {
+      if (teasers.chars >= 0.5 * s.chars && (el !== root || !isTop)) {
+        removed.add(el);
+        return;
+      }
+      for (const c of teasers.cards) removed.add(c);
+      s = new FiguresView(stats, measure(el, stats, kept));
+    }
     if (el === root) return;
+    // A comment area that its markup does not name: its title, what follows the title among its
+    // siblings (the thread, the reply form), and the block that the title opens.
+    const prev = previousElement(el);
+    const first = firstElement(el);
+    if ((prev !== null && commentHeads.has(prev)) || isCommentHead(el, s)) {
+      removed.add(el);
+      commentHeads.add(el);
+      return;
+    }
+    if (first !== null && commentHeads.has(first)) {
+      removed.add(el);
+      return;
+    }
     const head = isLinkListHead(el, s);
     if (head !== "no") {
       removed.add(el);
@@ -754,12 +887,10 @@ function cleanSubtree(
     }
     // The block after such a heading when it is link-heavy, and a small box that such a heading
     // opens (a "read also" teaser inside the article).
-    const prev = previousElement(el);
     if (prev !== null && listHeads.has(prev) && s.chars > 0 && s.linkChars > 0.3 * s.chars) {
       removed.add(el);
       return;
     }
-    const first = firstElement(el);
     if (first !== null && listHeads.has(first) && s.chars < 600 && (s.chars < 300 || s.linkChars > 0.3 * s.chars)) {
       removed.add(el);
       return;
@@ -807,9 +938,23 @@ function isFurnitureBlock(el: LightElement, s: Figures): boolean {
   return READER_PROMPT.test(start);
 }
 
+/**
+ * Whether the text right after an inline element carries on its sentence: a dateline that opens
+ * the first paragraph ("<span class=dateline>KOBE –</span> A total of…") is part of the story's
+ * text, where a byline or a date on a line of its own is not. Looks at the next sibling only.
+ */
+function sentenceGoesOn(el: LightElement): boolean {
+  const next = el.nextSibling;
+  if (next === null || next.nodeType !== 3) return false;
+  countText(next.data.slice(0, 200));
+  return textChars >= 40;
+}
+
 function shouldRemove(el: LightElement, s: Figures, contentScore: number): boolean {
   const name = el.nodeName;
   if (name === "INPUT" || name === "TEXTAREA" || name === "LABEL" || name === "FIGCAPTION") return true;
+  // A dateline or a name that opens a sentence of the text is the text's, whatever its class says.
+  if (INLINE.has(name) && s.chars < META_MAX_CHARS && s.linkChars === 0 && sentenceGoesOn(el)) return false;
   if (isFurnitureBlock(el, s)) return true;
   const weight = classWeight(el);
   // A heading that is all link is a teaser's headline (a list of other stories), not a section title.
@@ -868,10 +1013,10 @@ function dropLinkListTails(root: LightElement, removed: Set<LightElement>, stats
 }
 
 /** The whole page, cleaned of furniture and link-dense blocks: the fallback when no article is enough. */
-function cleanPage(body: LightElement, hidden: Set<LightElement>, unlikely: Set<LightElement>, scores: Map<LightElement, number>, stats: FiguresTable): Attempt {
+function cleanPage(body: LightElement, hidden: Set<LightElement>, unlikely: Set<LightElement>, scores: Map<LightElement, number>, stats: FiguresTable, raw: FiguresTable): Attempt {
   const removed = new Set<LightElement>([...hidden, ...unlikely]);
-  const s = cleanSubtree(body, removed, unlikely, false, scores, stats);
-  return { nodes: [body], removed, chars: s.chars, sentences: s.sentences, scores, reason: "page_cleaned" };
+  const s = cleanSubtree(body, removed, unlikely, false, scores, stats, raw.get(body)?.chars ?? 0, []);
+  return { nodes: [body], removed, chars: s.chars, sentences: s.sentences, skipped: new Set([...hidden, ...unlikely]), uncleanedChars: s.chars, pageChars: s.chars, scores, reason: "page_cleaned" };
 }
 
 /** Builds the result element: the attempt's nodes without what cleaning removed, title heading first. */
@@ -980,7 +1125,7 @@ function isLeadLike(el: LightElement, s: Figures): boolean {
 /** Whether a heading's text (normalized) is the page's title, or the headline part of it ("Headline | Site"). */
 function titleMatcher(title: string): (text: string) => boolean {
   const wanted = normalizeTitle(title);
-  const parts = wanted.split(/\s+[|–—·:»/-]\s+/).filter((p) => p.length >= 3);
+  const parts = title.split(/\s+[|–—·:»/-]\s+/).map(normalizeTitle).filter((p) => p.length >= 3);
   return (text) =>
     text.length >= 3 && (text === wanted || parts.includes(text) || (wanted.includes(text) && text.length >= 0.4 * wanted.length) || (text.includes(wanted) && wanted.length >= 0.4 * text.length));
 }
@@ -1030,6 +1175,10 @@ function inPageHeader(el: LightElement, attempt: Attempt): boolean {
   return false;
 }
 
+/**
+ * A title's words for comparison: lower case, punctuation and spacing folded to single spaces
+ * (a headline "Abrechnung : Musik-Stars" repeats the title "Abrechnung: Musik-Stars").
+ */
 function normalizeTitle(text: string): string {
-  return text.replace(/\s+/g, " ").trim().toLowerCase();
+  return text.replace(/[^\p{L}\p{N}]+/gu, " ").trim().toLowerCase();
 }

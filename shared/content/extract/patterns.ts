@@ -38,6 +38,15 @@ export const LINK_LIST_HEADING =
   /^(?:related|more (?:from|on|in|stories|articles|news)|read (?:more|also|next)|see also|you (?:may|might) (?:also )?like|recommended|popular|trending|most (?:read|popular|viewed)|latest|tags?|share|follow us|auch interessant|das könnte sie auch interessieren|mehr (?:zum thema|zu|aus|von)|weitere (?:artikel|beiträge|themen|nachrichten|informationen)|verwandte|ähnliche|beliebte|meistgelesen|teilen|schlagwörter|themen|lesen sie auch|à lire aussi|lire aussi|sur le même sujet|articles? similaires?|partager|leer más|te puede interesar|noticias relacionadas|compartir|zobacz (?:też|także|również)|czytaj (?:też|także|również)|podobne|przeczytaj (?:też|także|również)|lust auf mehr|schon gelesen|das könnte (?:dich|sie) (?:auch )?interessieren|empfohlene (?:beiträge|artikel)|weiterführende (?:links|artikel|beiträge)|zum weiterlesen|weiterlesen|mehr themen|letzte (?:artikel|beiträge|nachrichten)|neueste (?:artikel|beiträge)|top[- ]artikel|les plus lus|articles? les plus lus|à découvrir|le puede interesar|también te puede interesar|temas relacionados|lee también|ver también|leggi anche|potrebbe interessarti|articoli correlati|you may have missed|puedes ver|te recomendamos|mira también|lea también|también lea|voir aussi|à voir aussi|lire également|das thema könnte (?:dich|sie) auch interessieren|dieses thema könnte (?:dich|sie) auch interessieren)(?![a-z0-9\u00c0-\u024f])/i;
 
 /**
+ * Text of a heading that opens a comment area ("3 Comments", "Kommentare (12)", "Leave a Reply",
+ * "12 Antworten"): the area's own title, whatever its markup's class names say. Words that also
+ * title article sections count only with a number ("Response" in API documentation, "Comment"
+ * and "Kommentar" for opinion pieces, "Replies"); a bare "Discussion" never (research articles).
+ */
+export const COMMENT_HEADING =
+  /^(?:(?:\d+|one|ein(?:en?)?)\s+)?(?:(?:reader|user)\s+)?(?:comments|kommentare|leserkommentare|commentaires|comentarios|commenti|komentarze|komentarzy)(?:\s*\(\d+\)|\s+\d+)?(?:\s+(?:to|on|zu|zum|sur|a|de)\b.{0,80})?\s*:?$|^(?:\d+|one|ein(?:en?)?)\s+(?:comment|responses?|replies|reactions|kommentar|antworten|antwort|commentaire|comentario|commento|komentarz)(?:\s+(?:to|on|zu|zum|sur|a|de)\b.{0,80})?\s*:?$|^(?:comments?|responses?|replies|kommentare?|antworten)\s*\(\d+\)\s*:?$|^(?:leave|post|add|write)\s+a\s+(?:reply|comment|response)\b|^(?:schreibe|schreiben sie)\s+einen\s+kommentar\b|^(?:kommentar|kommentieren)\s+(?:schreiben|verfassen|hinterlassen)\b|^(?:laisser|ajouter)\s+un\s+commentaire\b|^(?:deja|dejar|escribe)\s+(?:un|tu)\s+comentario\b|^(?:dodaj|napisz)\s+komentarz\b/i;
+
+/**
  * Class/id words of boxes beside the article's text that can be longer than the metadata lines
  * {@link NEGATIVE} and the byline rule catch: an author box (the writer's photo, bio and links),
  * a disclaimer or a disclosure (editorial, advertising, affiliate).

@@ -64,7 +64,7 @@ async function connect(headers: Record<string, string> = { "x-api-key": "key-one
   return client;
 }
 
-const call = (client: Client, name: string, args: Record<string, unknown>) => client.callTool({ name, arguments: args }) as Promise<CallToolResult>;
+const call = (client: Client, name: string, args: Record<string, unknown> | undefined) => client.callTool({ name, arguments: args }) as Promise<CallToolResult>;
 const textOf = (result: CallToolResult) => result.content.map((c) => (c.type === "text" ? c.text : "")).join("");
 
 describe("MCP over npm start's server, with the SDK client", () => {
@@ -176,13 +176,22 @@ describe("MCP over npm start's server, with the SDK client", () => {
     for (const r of [metadata, file, missing, provider, secret]) expect(typeof (r.structuredContent as { request_id: unknown }).request_id).toBe("string");
   });
 
-  it("answers schema failures, unknown tools and unknown methods with the SDK's protocol answers", async () => {
+  it("answers arguments the schema refuses with invalid_request and the field, as REST does; unknown tools and methods with the SDK's answers", async () => {
     const client = await connect();
     const badArgs = await call(client, "web_fetch", { url: 42 });
     expect(badArgs.isError).toBe(true);
-    expect(textOf(badArgs)).toMatch(/Input validation error/);
+    expect(badArgs.structuredContent).toMatchObject({ code: "invalid_request", field: "url", retryable: false, request_id: expect.any(String) });
+    expect(textOf(badArgs)).toMatch(/^Error invalid_request: Field "url": .+ Fix the argument/);
     const extra = await call(client, "web_fetch", { url: `${origin.base}/long.txt`, bogus: true });
-    expect(extra.isError).toBe(true);
+    expect(extra.structuredContent).toMatchObject({ code: "invalid_request", field: "bogus", message: 'Unknown field: "bogus".' });
+    const empty = await call(client, "web_fetch", { url: "" });
+    expect(empty.structuredContent).toMatchObject({ code: "invalid_request", field: "url", message: 'Field "url": must not be empty' });
+    const format = await call(client, "web_fetch", { url: `${origin.base}/long.txt`, format: "html" });
+    expect(format.structuredContent).toMatchObject({ code: "invalid_request", field: "format" });
+    const query = await call(client, "web_search", { query: "a" });
+    expect(query.structuredContent).toMatchObject({ code: "invalid_request", field: "query" });
+    const noArgs = await call(client, "web_search", undefined);
+    expect(noArgs.structuredContent).toMatchObject({ code: "invalid_request", field: "query" });
     const unknown = await call(client, "web_crawl", { url: "https://example.com/" });
     expect(unknown.isError).toBe(true);
     expect(textOf(unknown)).toMatch(/web_crawl not found/);

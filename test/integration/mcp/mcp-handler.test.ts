@@ -194,6 +194,19 @@ describe("the /mcp Lambda handler with raw events", () => {
     const answers = JSON.parse(batch.body) as Array<{ id: string; result?: { tools: unknown[] }; error?: { code: number } }>;
     expect(answers.find((a) => a.id === "ok")?.result?.tools).toHaveLength(2);
     expect(answers.find((a) => a.id === "bad")?.error?.code).toBe(-32602);
+    // A call whose arguments the tool's schema refuses: the tool error with invalid_request, in a batch too.
+    const args = await lambda.invoke({
+      method: "POST",
+      headers: { ...headers, "mcp-protocol-version": "2025-03-26" },
+      body: [
+        { jsonrpc: "2.0", id: "ok", method: "tools/list" },
+        { jsonrpc: "2.0", id: "args", method: "tools/call", params: { name: "web_fetch", arguments: { url: "" } } },
+      ],
+    });
+    const argAnswers = JSON.parse(args.body) as Array<{ id: string; result?: { tools?: unknown[]; isError?: boolean; structuredContent?: unknown } }>;
+    expect(argAnswers.find((a) => a.id === "ok")?.result?.tools).toHaveLength(2);
+    expect(argAnswers.find((a) => a.id === "args")?.result).toMatchObject({ isError: true, structuredContent: { code: "invalid_request", field: "url" } });
+    expect(lambda.telemetry.lines.at(-1)!.fields).toMatchObject({ route: "mcp", status: 200, tool: "web_fetch", tool_code: "invalid_request" });
     // A method the server does not serve stays "method not found", whatever its params.
     const unserved = await lambda.invoke({ method: "POST", headers, body: { jsonrpc: "2.0", id: 6, method: "resources/list", params: { cursor: 5 } } });
     expect(JSON.parse(unserved.body)).toMatchObject({ id: 6, error: { code: -32601 } });

@@ -7,6 +7,7 @@ import http from "node:http";
 import net from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { resolvePolicy } from "../../../shared/guard/policy";
+import { createNetDialer } from "../../../shared/http/net-dialer";
 import { startGuardedProxy, startRefusingProxy, authorityOf, type GuardedProxy, type GuardedProxyOptions } from "../../../shared/render/guarded-proxy";
 import { PRIVATE_ADDRESS, PUBLIC_ADDRESS, SequenceResolver, WorldDialer, startCanary, type Canary } from "../../helpers/render-world";
 import { startRawOrigin, type Origin } from "../../helpers/origin";
@@ -221,6 +222,38 @@ describe("guarded proxy: plain HTTP", () => {
       expect(proxy.bytes).toBe("path /dev?x=1".length);
     } finally {
       await new Promise((resolve) => origin.close(resolve));
+    }
+  });
+
+  it("under the dev switch, keeps a local page's requests on its own port (no other local service, in any spelling)", async () => {
+    const origin = http.createServer((req, res) => res.writeHead(200, { "content-type": "text/plain" }).end(`path ${req.url}`));
+    await new Promise<void>((resolve) => origin.listen(0, "127.0.0.1", resolve));
+    const originPort = (origin.address() as net.AddressInfo).port;
+    const hits: string[] = [];
+    const canary = net.createServer((socket) => {
+      hits.push("canary");
+      socket.destroy();
+    });
+    await new Promise<void>((resolve) => canary.listen(0, "127.0.0.1", resolve));
+    const canaryPort = (canary.address() as net.AddressInfo).port;
+    try {
+      const w = world({ policy: resolvePolicy({ allowLocalhost: true }) });
+      // The real loopback network: a dial that got through would reach the canary.
+      const proxy = await startGuardedProxy({ ...w.options, dialer: createNetDialer(), home: new URL(`http://localhost:${originPort}/page`) });
+      proxies.push(proxy);
+      const port = Number(new URL(proxy.url).port);
+      expect(await proxyGet(port, `http://127.0.0.1:${originPort}/api`)).toMatchObject({ status: 200, body: "path /api" });
+      for (const target of [`http://127.0.0.1:${canaryPort}/`, `http://localhost:${canaryPort}/`, `http://2130706433:${canaryPort}/`, `http://[::ffff:127.0.0.1]:${canaryPort}/`]) {
+        const refused = await proxyGet(port, target);
+        expect(refused.headers["x-webgate-refusal"], target).toMatch(/^(address|host)_not_allowed$/);
+      }
+      const tunnel = await connect(port, `127.0.0.1:${canaryPort}`);
+      expect(tunnel.status).toBe(403);
+      tunnel.socket.destroy();
+      expect(hits).toEqual([]);
+    } finally {
+      await new Promise((resolve) => origin.close(resolve));
+      await new Promise((resolve) => canary.close(resolve));
     }
   });
 

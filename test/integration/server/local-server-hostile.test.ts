@@ -4,10 +4,12 @@
  * HTTP parser refuses before any handler runs. Each gets the API's error body with a stable
  * code, never a 500 and never a bare status line.
  */
+import http from "node:http";
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMemoryTelemetry } from "../../../shared/observability/telemetry";
 import { startLocalApi, type LocalApi } from "../../../scripts/lib/local-api";
+import { startHttpFrontend } from "../../../scripts/lib/local-server";
 import { MapResolver } from "../../helpers/test-network";
 
 let api: LocalApi;
@@ -99,6 +101,54 @@ describe("requests Node's parser refuses", () => {
     const res = await raw(request);
     expect(res.status).toBe(400);
     expect(JSON.parse(res.body)).toMatchObject({ error: { code: "invalid_request", retryable: false } });
+  });
+
+  it("answers a body that never ends with 413 as soon as it passes the limit, and closes the connection", async () => {
+    const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = http.request(`${api.url}/fetch`, { method: "POST", headers: { "content-type": "application/json", "transfer-encoding": "chunked" }, agent: false }, (res) => {
+        let body = "";
+        res.on("data", (chunk: Buffer) => (body += chunk.toString("utf8")));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+      });
+      req.on("error", reject);
+      const chunk = Buffer.alloc(64 * 1024, 0x20);
+      // Written on each drain, without end: only the server's answer can finish this.
+      const pump = () => {
+        while (!req.destroyed && req.write(chunk));
+        if (!req.destroyed) req.once("drain", pump);
+      };
+      pump();
+    });
+    expect(answer.status).toBe(413);
+    expect(JSON.parse(answer.body)).toMatchObject({ error: { code: "request_too_large" } });
+  });
+
+  it("answers a request that arrives slower than the invocation's time with 400 invalid_request", async () => {
+    const slow = await startHttpFrontend({
+      routes: [{ method: "POST", path: "/fetch", handler: () => Promise.resolve({ statusCode: 200, body: "{}" }) }],
+      apiKeys: [],
+      port: 0,
+      log: () => undefined,
+      invocationTimeoutMs: 1_000,
+    });
+    try {
+      const answer = await new Promise<string>((resolve, reject) => {
+        const socket = net.connect(slow.port, "127.0.0.1", () => socket.write("POST /fetch HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{"));
+        // One byte every 200 ms: the body would take 20 s.
+        const drip = setInterval(() => socket.writable && socket.write(" "), 200);
+        let received = "";
+        socket.on("data", (chunk: Buffer) => (received += chunk.toString("utf8")));
+        socket.on("error", reject);
+        socket.on("close", () => {
+          clearInterval(drip);
+          resolve(received);
+        });
+      });
+      expect(answer).toMatch(/^HTTP\/1\.1 400 /);
+      expect(JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4))).toMatchObject({ error: { code: "invalid_request", message: "The request did not arrive within 1000 ms." } });
+    } finally {
+      await slow.close();
+    }
   });
 
   it("still serves the next connection", async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import iconv from "iconv-lite";
-import { decodeBody, parseContentType } from "../../../../shared/content/decode";
+import { decodeBody, parseContentType, SUPPORTED_CHARSETS } from "../../../../shared/content/decode";
 import { WebgateError } from "../../../../shared/errors";
 
 const utf8 = (s: string) => new TextEncoder().encode(s);
@@ -153,6 +153,79 @@ describe("decodeBody charsets", () => {
   it("JSON ignores a header charset and reads UTF-8", () => {
     expect(decodeBody(utf8('{"k":"é"}'), "application/json; charset=iso-8859-1")).toMatchObject({ charset: "UTF-8", text: '{"k":"é"}' });
   });
+});
+
+/** Code points of a string, "U+XXXX" each: a failing row then says which character differs. */
+const codePoints = (s: string) => [...s].map((c) => `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`).join(" ");
+
+describe("decodeBody follows the Encoding standard's decoders and indexes", () => {
+  // Each row: bytes at the end of a body (after 60 ASCII characters, so one U+FFFD stays under the
+  // decode_failed share), what the Encoding standard's decoder gives (checked against the
+  // standard's index files and algorithms), and what the decoders webgate did not choose give:
+  // iconv-lite 0.6.3 (behind whatwg-encoding 3.1.1, webgate's decoder until 2026-12-01) and Node's
+  // ICU TextDecoder (20.20.2 / 22.23.5). docs/content.md, "Decoding", has the exhaustive counts.
+  it.each([
+    // Single-byte: the standard's indexes map every byte; iconv-lite left the C1 holes unmapped.
+    ["windows-1252", [0x80], "U+20AC", "iconv U+20AC; ICU on Node 20.18.3-20.x U+0080 (Latin-1)"],
+    ["windows-1252", [0x81], "U+0081", "iconv U+FFFD"],
+    ["windows-1253", [0xaa], "U+FFFD", "ICU U+00AA"],
+    ["windows-1255", [0xca], "U+05BA", "ICU U+FFFD"],
+    ["windows-874", [0xdb], "U+FFFD", "ICU U+F8C1 (private use)"],
+    ["windows-874", [0x81], "U+0081", "iconv U+FFFD"],
+    ["KOI8-U", [0xae], "U+045E", "iconv and ICU U+255D (the standard's KOI8-U has ў, Ў at 0xAE, 0xBE)"],
+    ["KOI8-U", [0xbe], "U+040E", "iconv and ICU U+256C"],
+    ["macintosh", [0xbd], "U+03A9", "iconv U+2126"],
+    ["macintosh", [0xdb], "U+20AC", "iconv U+00A4"],
+    ["macintosh", [0xf0], "U+F8FF", "iconv U+FFFD"],
+    ["IBM866", [0x7f], "U+007F", "ICU U+001A"],
+    // gb18030 family: GBK's decoder is gb18030's; 4-byte pointers outside the ranges are errors.
+    ["GBK", [0x81, 0x30, 0x81, 0x30], "U+0080", "iconv and ICU on Node 20 U+FFFD U+0030 U+FFFD U+0030"],
+    ["GBK", [0x81, 0x30], "U+FFFD", "iconv U+FFFD U+0030 (a truncated sequence is one error)"],
+    ["gb18030", [0x84, 0x31, 0xa5, 0x30], "U+FFFD", "iconv U+10000"],
+    ["gb18030", [0xe3, 0x32, 0x9a, 0x36], "U+FFFD", "iconv U+DC00 U+DC00 (lone surrogates)"],
+    ["gb18030", [0x90, 0x30, 0x81, 0x30], "U+10000", "all agree"],
+    ["gb18030", [0xa6, 0xd9], "U+FE10", "iconv U+E78D (GB18030-2005's private-use mapping)"],
+    // Big5 (with HKSCS), EUC-KR (windows-949), EUC-JP, Shift_JIS (with the EUDC area).
+    ["Big5", [0x87, 0x40], "U+43F0", "ICU U+F266 (no HKSCS)"],
+    ["Big5", [0x88, 0x62], "U+00CA U+0304", "ICU U+F325"],
+    ["Big5", [0x83, 0x5c], "U+FFFD U+005C", "ICU U+F00E (an ASCII trail byte is given back)"],
+    ["Big5", [0x80], "U+FFFD", "ICU U+0080"],
+    ["EUC-KR", [0x81, 0x41], "U+AC02", "ICU U+0081 U+0041 (no windows-949 syllables)"],
+    ["EUC-KR", [0x80], "U+FFFD", "ICU U+0080"],
+    ["EUC-JP", [0x8e, 0x8e], "U+FFFD", "iconv and ICU U+FFFD U+FFFD (a non-ASCII trail byte is consumed)"],
+    ["EUC-JP", [0x8f, 0xa2, 0xaf], "U+02D8", "all agree (JIS X 0212)"],
+    ["Shift_JIS", [0xf9, 0x41], "U+E69D", "iconv U+FFFD U+0041 (the EUDC area maps to private use)"],
+    ["Shift_JIS", [0x80], "U+0080", "ICU U+FFFD"],
+    ["Shift_JIS", [0x1a], "U+001A", "ICU U+001C"],
+    // UTF-16: a lone surrogate or an odd last byte is an error, not passed through or dropped.
+    ["UTF-16LE", [0x00, 0xd8, 0x41, 0x00], "U+FFFD U+0041", "iconv U+D800 U+0041"],
+    ["UTF-16BE", [0xdc, 0x00, 0x00, 0x41], "U+FFFD U+0041", "iconv U+DC00 U+0041"],
+    ["UTF-16LE", [0x41, 0x00, 0x42], "U+0041 U+FFFD", "iconv U+0041 (the odd byte dropped)"],
+  ] satisfies Array<[string, number[], string, string]>)("%s %j → %s (%s)", (charset, bytes, expected) => {
+    const prefix = "0123456789 abcdefghijklmnopqrstuvwxyz ABCDEFGHIJKLMNOPQRSTUVW";
+    const body = new Uint8Array([...iconv.encode(prefix, charset), ...bytes]);
+    const out = decodeBody(body, `text/plain; charset=${charset}`);
+    expect(out.charset).toBe(charset);
+    expect(out.text.startsWith(prefix)).toBe(true);
+    expect(codePoints(out.text.slice(prefix.length))).toBe(expected);
+  });
+
+  it("names every supported encoding by its WHATWG name, as before", () => {
+    for (const name of SUPPORTED_CHARSETS) {
+      // Plain ASCII reads the same in each (UTF-16 apart, which needs its own bytes).
+      const body = name.startsWith("UTF-16") ? iconv.encode("plain text", name) : utf8("plain text");
+      expect(decodeBody(body, `text/plain; charset=${name.toLowerCase()}`)).toMatchObject({ charset: name, text: "plain text" });
+    }
+    expect(SUPPORTED_CHARSETS).toHaveLength(36);
+  });
+
+  it.each(["iso-2022-jp", "csiso2022kr", "hz-gb-2312", "iso-8859-8-i", "logical", "x-mac-cyrillic", "replacement"])(
+    "%s: an encoding of the standard webgate does not decode counts as unknown (UTF-8, as before)",
+    (label) => {
+      expect(decodeBody(utf8("café"), `text/plain; charset=${label}`)).toMatchObject({ charset: "UTF-8", text: "café" });
+      expect(decodeBody(utf8(`<meta charset="${label}"><p>café</p>`), "text/html").charset).toBe("UTF-8");
+    },
+  );
 });
 
 describe("decodeBody decode_failed", () => {

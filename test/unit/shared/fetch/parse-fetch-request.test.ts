@@ -16,6 +16,21 @@ function refusal(run: () => unknown): WebgateError {
 }
 
 describe("parseFetchRequest", () => {
+  it("says how to send a page URL with its own query when GET split it at its &", () => {
+    // curl 'http://127.0.0.1:8787/fetch?url=https://example.com/?a=1&b=2'
+    const split = refusal(() => parseFetchRequest(apiGatewayEvent({ method: "GET", path: "/fetch", query: { url: "https://example.com/?a=1", b: "2" } })));
+    expect(split.code).toBe("invalid_request");
+    expect(split.details["field"]).toBe("b");
+    expect(split.message).toBe('Unknown field: "b". If it belongs to the page\'s own URL, percent-encode that URL in the url parameter (its & as %26).');
+    // Without a query in the url, an unknown parameter is just that; and POST never gets the hint.
+    const plain = refusal(() => parseFetchRequest(apiGatewayEvent({ method: "GET", path: "/fetch", query: { url: "https://example.com/", b: "2" } })));
+    expect(plain.message).toBe('Unknown field: "b".');
+    const post = refusal(() => parseFetchRequest(apiGatewayEvent({ method: "POST", path: "/fetch", body: { url: "https://example.com/?a=1", b: "2" } })));
+    expect(post.message).toBe('Unknown field: "b".');
+    const wrongType = refusal(() => parseFetchRequest(apiGatewayEvent({ method: "GET", path: "/fetch", query: { url: "https://example.com/?a=1", start: "x" } })));
+    expect(wrongType.message).not.toContain("%26");
+  });
+
   it("POST and GET give the same request, defaults filled in", () => {
     const post = parseFetchRequest(apiGatewayEvent({ method: "POST", path: "/fetch", body: { url: "https://example.com/", max_chars: 2_000, main_content: false } }));
     const get = parseFetchRequest(apiGatewayEvent({ method: "GET", path: "/fetch", query: { url: "https://example.com/", max_chars: "2000", main_content: "false" } }));
