@@ -208,14 +208,16 @@ export class LightElement extends LightBase {
   readonly attributes: Record<string, string>;
   firstChild: LightNode | null = null;
   lastChild: LightNode | null = null;
-  // turndown writes these four on every node it converts (its Node()); declaring them here gives
-  // every element its final shape at construction instead of four shape changes during conversion.
-  // Text nodes do without: most are converted by the prose walk and the plain-table path, which
-  // set no facts on text (nothing reads them), and a text node is a third smaller without them.
+  /**
+   * turndown writes four facts on every node it converts (its Node(): isBlock, isCode, isBlank,
+   * flankingWhitespace). Most nodes are converted by the prose walk and the plain-table path
+   * instead, which keep what they need in local variables and write on the element only the one
+   * a rule reads (turndown's default, blank and keep replacements read `isBlock`): declared here,
+   * so writing it changes no element's shape. The other three, and all four on text nodes, are
+   * added by turndown's own walk to the few nodes it still visits; the tree is what the garbage
+   * collector copies, and every field is in every node.
+   */
   isBlock: boolean | undefined = undefined;
-  isCode: boolean | undefined = undefined;
-  isBlank: boolean | undefined = undefined;
-  flankingWhitespace: { leading: string; trailing: string } | undefined = undefined;
   /** Cached textContent; reset up the ancestor chain whenever text below changes. */
   private cachedText: string | undefined;
   /** The child lists `childNodes`, `children` and `rows` answer, built on first read (see {@link ChildLists}). */

@@ -154,10 +154,20 @@ function tableRules(): { rules: Record<string, TurndownService.Rule>; isPlainTab
   };
 
   /** The plugin's tableShouldBeSkipped: no table, a single cell, or a table holding tables. */
-  const skipped = (table: TableNode | null): boolean => {
+  const decideSkipped = (table: TableNode | null): boolean => {
     if (table === null || !table.rows) return true;
     if (table.rows.length === 1 && table.rows[0]!.childNodes.length <= 1) return true;
     return factsOf(table).hasTable;
+  };
+  // Every cell and row asks about its table, and a conversion changes no table: the last answer is kept.
+  let lastTable: TableNode | null | undefined;
+  let lastSkipped = false;
+  const skipped = (table: TableNode | null): boolean => {
+    if (table !== lastTable) {
+      lastSkipped = decideSkipped(table);
+      lastTable = table;
+    }
+    return lastSkipped;
   };
 
   /** Column count (the longest row's child nodes) and each column's alignment by majority vote, as the plugin votes. */

@@ -18,6 +18,8 @@ import { LightElement, type LightNode } from "./light-dom";
  *   own steps (reproduced below); text nodes get none.
  * - `join`: turndown keeps the parts in arrays, trims newlines with regexes and joins them; here
  *   {@link MarkdownJoin} appends to one string with the same result.
+ * - turndown writes the four facts on every node; here they stay in local variables, except
+ *   `isBlock`, which turndown's default, blank and keep replacements read from the element.
  *
  * A subtree qualifies when it holds only text and the elements of {@link PROSE_TAGS}: headings,
  * paragraphs, lists, quotes, sectioning containers and phrasing markup (links, emphasis, images,
@@ -116,17 +118,9 @@ export function isProseSubtree(node: unknown): node is LightElement {
   return node instanceof LightElement && node.proseFacts >= 0 && (node.proseFacts & NOT_PROSE) === 0;
 }
 
-/** What the walk reads and writes on the nodes, as turndown's Node() sets them. */
-interface WalkedNode {
-  isBlock?: boolean;
-  isCode?: boolean;
-  isBlank?: boolean;
-  flankingWhitespace?: { leading: string; trailing: string };
-}
-
 export interface ProseWalkRules {
-  /** The rule for an element whose facts are set: turndown's forNode without any fast path. */
-  ruleFor(node: LightElement): { replacement(content: string, node: unknown, options: TurndownService.Options): string };
+  /** turndown's forNode without any fast path, for an element that is blank or not as `isBlank` says. */
+  ruleFor(node: LightElement, isBlank: boolean): { replacement(content: string, node: unknown, options: TurndownService.Options): string };
   /** turndown's escape as the service has it. */
   escape(text: string): string;
   options: TurndownService.Options;
@@ -141,32 +135,39 @@ const NO_FLANKING = Object.freeze({ leading: "", trailing: "" });
 export function proseContent(el: LightElement, isCode: boolean, rules: ProseWalkRules): string {
   const first = el.firstChild;
   if (first === null) return "";
-  if (first.nextSibling === null) {
-    // The join of one part that starts with no newline is the part itself (a heading's text, a link's).
-    const only = partOf(first, isCode, rules);
-    if (only.charCodeAt(0) !== 10) return only;
-    const joined = new MarkdownJoin();
-    joined.append(only);
-    return joined.text;
-  }
+  if (first.nextSibling === null) return joinOne(partOf(first, isCode, rules));
   const out = new MarkdownJoin();
   for (let n: LightNode | null = first; n !== null; n = n.nextSibling) out.append(partOf(n, isCode, rules));
   return out.text;
+}
+
+/**
+ * turndown's join of a single part: the part with its leading newlines cut to two, its trailing
+ * ones untouched (a heading's text, a link's, a cell's, a container of one block). Reading the
+ * trailing run, as a join of several parts must, cost each level of deep nesting the whole run,
+ * which turndown lets grow by two newlines per level.
+ */
+export function joinOne(part: string): string {
+  let lead = 0;
+  while (lead < part.length && part.charCodeAt(lead) === 10) lead++;
+  return lead <= 2 ? part : part.slice(lead - 2);
 }
 
 /** One child's part of its parent's content: turndown's replacement for it. */
 function partOf(n: LightNode, isCode: boolean, rules: ProseWalkRules): string {
   // turndown also sets isBlock, isBlank and flankingWhitespace on text nodes, which nothing reads.
   if (n.nodeType === 3) return isCode ? n.data : rules.escape(n.data);
-  const node = n as LightElement & WalkedNode;
+  const node = n;
   const name = node.nodeName;
   const facts = node.proseFacts;
-  node.isBlock = BLOCK.has(name);
-  node.isCode = isCode;
-  node.isBlank = !VOID.has(name) && !MEANINGFUL_WHEN_BLANK.has(name) && (facts & (NON_BLANK_TEXT | VOID_BELOW | MEANINGFUL_BELOW)) === 0;
-  const ws = node.isBlock ? NO_FLANKING : flankingWhitespace(node, rules.options);
-  node.flankingWhitespace = ws;
-  const rule = rules.ruleFor(node);
+  // turndown's Node(): isCode is the subtree root's (no code below it); isBlank and the flanking
+  // whitespace stay local (only turndown's own walk reads them from the node); isBlock is read by
+  // turndown's default, blank and keep replacements.
+  const isBlock = BLOCK.has(name);
+  node.isBlock = isBlock;
+  const isBlank = !VOID.has(name) && !MEANINGFUL_WHEN_BLANK.has(name) && (facts & (NON_BLANK_TEXT | VOID_BELOW | MEANINGFUL_BELOW)) === 0;
+  const ws = isBlock ? NO_FLANKING : flankingWhitespace(node, rules.options);
+  const rule = rules.ruleFor(node, isBlank);
   let content = proseContent(node, isCode, rules);
   if (ws.leading !== "" || ws.trailing !== "") content = content.trim();
   return ws.leading + rule.replacement(content, node, rules.options) + ws.trailing;

@@ -3,7 +3,7 @@ import { gfm } from "@joplin/turndown-plugin-gfm";
 import type { WorkMeter } from "./conversion-deadline";
 import { LightElement } from "./light-dom";
 import { type LinearTables, useLinearTables } from "./markdown-tables";
-import { MarkdownJoin, type ProseWalkRules, isProseSubtree, proseContent } from "./prose-walk";
+import { MarkdownJoin, type ProseWalkRules, isProseSubtree, joinOne, proseContent } from "./prose-walk";
 
 /** webgate's turndown options: ATX headings, fenced code blocks, `-` bullets, inline links. */
 export const TURNDOWN_OPTIONS: TurndownService.Options = {
@@ -278,7 +278,14 @@ function indexRulesByTag(service: TurndownService, meter: WorkMeter | undefined,
     meter?.tick();
     return node.isBlank ? rules.blankRule : find(node);
   };
-  const prose: ProseWalkRules = { ruleFor: (node) => ruleFor(node as unknown as ConvertedNode), escape: (text) => service.escape(text), options };
+  const prose: ProseWalkRules = {
+    ruleFor: (node, isBlank) => {
+      meter?.tick();
+      return isBlank ? rules.blankRule : find(node as unknown as ConvertedNode);
+    },
+    escape: (text) => service.escape(text),
+    options,
+  };
   rules.forNode = function forNode(node) {
     const rule = ruleFor(node);
     if (rule === rules.blankRule) return rule;
@@ -308,8 +315,6 @@ function writeProse(node: LightElement, rule: Rule, prose: ProseWalkRules): Rule
   };
 }
 
-const NO_FLANKING = Object.freeze({ leading: "", trailing: "" });
-
 /**
  * Writes a plain table (markdown-tables.ts, `isPlainTable`: rows, cells and row groups holding
  * text only) as turndown would, and returns a rule that hands the result to the table rule.
@@ -318,7 +323,7 @@ const NO_FLANKING = Object.freeze({ leading: "", trailing: "" });
  * whether the node is a block (all six tags are), code (not: no CODE below and the table is not
  * in code), blank (TD, TH and the row groups never are, and every row holds a cell) and its
  * flanking whitespace (none around blocks); it keeps the parts in arrays it joins. Here each
- * element gets those values set directly, its rule from the same lookup, its content from its
+ * element gets the one value a rule reads (isBlock) set directly, its rule from the same lookup, its content from its
  * children's replacements joined as turndown joins them, and each text its escaping: the same
  * Markdown (a property test compares on random tables, and the corpus converts as before), with a
  * fraction of the work per cell. The table's children are then hidden from turndown's own walk
@@ -329,24 +334,17 @@ function writePlainTable(table: ConvertedNode, tableRule: Rule, rules: RulesInte
     if (child.nodeType === 3) return escape(child.nodeValue ?? "");
     // turndown joins an empty replacement for any other node (none survive its clean-up).
     if (child.nodeType !== 1) return "";
+    // turndown's Node() would find every part of a plain table a block, not code, not blank
+    // (forNode reads that as no isBlank) and without flanking whitespace; no rule reads the others.
     child.isBlock = true;
-    child.isCode = false;
-    child.isBlank = false;
-    child.flankingWhitespace = NO_FLANKING;
     const rule = rules.forNode(child);
     return rule.replacement(replacementOf(child), child, options);
   };
   const replacementOf = (el: ConvertedNode): string => {
     const first = el.firstChild;
     if (first === null) return "";
-    if (first.nextSibling === null) {
-      // The join of one part that starts with no newline is the part itself (a cell's text, a row's one cell).
-      const only = partOf(first);
-      if (only.charCodeAt(0) !== 10) return only;
-      const joined = new MarkdownJoin();
-      joined.append(only);
-      return joined.text;
-    }
+    // A cell's one text, a row's one cell.
+    if (first.nextSibling === null) return joinOne(partOf(first));
     const content = new MarkdownJoin();
     for (let child: ConvertedNode | null = first; child !== null; child = child.nextSibling) content.append(partOf(child));
     return content.text;

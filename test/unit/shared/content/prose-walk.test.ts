@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { turndownSingleUse } from "../../../../shared/content/html-to-markdown";
 import { type LightElement, parseLightDocument } from "../../../../shared/content/light-dom";
 import { collapseWhitespace } from "../../../../shared/content/collapse-whitespace";
-import { MarkdownJoin, PROSE_TAGS, isProseSubtree, markProseFacts } from "../../../../shared/content/prose-walk";
+import { MarkdownJoin, PROSE_TAGS, isProseSubtree, joinOne, markProseFacts } from "../../../../shared/content/prose-walk";
 import { createTurndownService } from "../../../../shared/content/turndown-setup";
 
 const BASE = "https://example.com/dir/page.html";
@@ -127,9 +127,15 @@ describe("prose walk", () => {
         const join = new MarkdownJoin();
         for (const r of replacements) join.append(r);
         expect(join.text).toBe(turndownJoin(replacements));
+        for (const r of replacements) expect(joinOne(r)).toBe(turndownJoin([r]));
       }),
       { numRuns: 3000 },
     );
+  });
+
+  it("converts 400 levels of nesting (the depth limit) as turndown's walk does", () => {
+    const html = `${"<div>".repeat(450)}deep <em>and</em> ${"<blockquote><p>q</p></blockquote></div>".repeat(450)}`;
+    expect(proseWalk(html)).toBe(turndownWalk(html));
   });
 
   it("stays linear: 50,000 paragraphs of prose in one article", () => {
