@@ -6,7 +6,7 @@
  * listeners on other loopback ports must see no connection at all.
  */
 import http from "node:http";
-import net, { type AddressInfo } from "node:net";
+import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createGuardedClient } from "../../../shared/guard/guarded-get";
 import { resolvePolicy, withoutLocalhost } from "../../../shared/guard/policy";
@@ -16,34 +16,10 @@ import { createNetDialer } from "../../../shared/http/net-dialer";
 import type { DialTarget, Dialer } from "../../../shared/http/types";
 import { expectWebgateError } from "../../helpers/expect-error";
 import { MapResolver } from "../../helpers/test-network";
+import { startTcpCanary, type TcpCanary } from "../../helpers/tcp-canary";
 
 const DEV = resolvePolicy({ allowLocalhost: true });
 
-interface Canary {
-  host: string;
-  port: number;
-  connections: number;
-  close(): Promise<void>;
-}
-
-/** A TCP listener that only counts connections (and drops them). */
-async function startCanary(host: string): Promise<Canary | undefined> {
-  const server = net.createServer((socket) => {
-    canary.connections += 1;
-    socket.destroy();
-  });
-  const canary: Canary = { host, port: 0, connections: 0, close: () => new Promise((resolve) => server.close(() => resolve())) };
-  try {
-    await new Promise<void>((resolve, reject) => {
-      server.once("error", reject);
-      server.listen(0, host, resolve);
-    });
-  } catch {
-    return undefined; // e.g. no IPv6 loopback, or 127.0.0.2 not routed to lo (macOS)
-  }
-  canary.port = (server.address() as AddressInfo).port;
-  return canary;
-}
 
 /**
  * The real dialer, with every target recorded. A public test address stands for a public site
@@ -63,7 +39,7 @@ const PUBLIC_SITE = "93.184.215.14";
 let origin: http.Server;
 let originPort = 0;
 let redirectTo: Record<string, string> = {};
-let canaries: Canary[] = [];
+let canaries: TcpCanary[] = [];
 
 beforeAll(async () => {
   origin = http.createServer((req, res) => {
@@ -73,7 +49,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => origin.listen(0, "127.0.0.1", resolve));
   originPort = (origin.address() as AddressInfo).port;
-  canaries = (await Promise.all(["127.0.0.1", "127.0.0.2", "::1"].map(startCanary))).filter((c): c is Canary => c !== undefined);
+  canaries = (await Promise.all(["127.0.0.1", "127.0.0.2", "::1"].map(startTcpCanary))).filter((c): c is TcpCanary => c !== undefined);
 });
 afterAll(async () => {
   await new Promise((resolve) => origin.close(resolve));

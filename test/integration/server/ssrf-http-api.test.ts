@@ -14,7 +14,7 @@
  * No answer may be a 500, and no answer may contain an address that came from DNS.
  */
 import http from "node:http";
-import net, { type AddressInfo } from "node:net";
+import type { AddressInfo } from "node:net";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -27,6 +27,7 @@ import { startLocalApi, type LocalApi } from "../../../scripts/lib/local-api";
 import { startOrigin, type Origin } from "../../helpers/origin";
 import { loadDnsVectors, loadUrlVectors, type UrlVector } from "../../helpers/ssrf-vectors";
 import { RoutingDialer } from "../../helpers/test-network";
+import { startTcpCanary, type TcpCanary } from "../../helpers/tcp-canary";
 
 const OWN_ROWS = JSON.parse(readFileSync(path.resolve(__dirname, "../../fixtures/ssrf/url-rows.json"), "utf8")) as UrlVector[];
 const SHARED_URLS = loadUrlVectors();
@@ -173,30 +174,6 @@ describe("URL and DNS vectors through POST /fetch, GET /fetch and MCP web_fetch 
   });
 });
 
-interface Canary {
-  host: string;
-  port: number;
-  connections: number;
-  close(): Promise<void>;
-}
-
-async function startCanary(host: string): Promise<Canary | undefined> {
-  const server = net.createServer((socket) => {
-    canary.connections += 1;
-    socket.destroy();
-  });
-  const canary: Canary = { host, port: 0, connections: 0, close: () => new Promise((resolve) => server.close(() => resolve())) };
-  try {
-    await new Promise<void>((resolve, reject) => {
-      server.once("error", reject);
-      server.listen(0, host, resolve);
-    });
-  } catch {
-    return undefined; // no IPv6 loopback, or 127.0.0.2 not on lo (macOS)
-  }
-  canary.port = (server.address() as AddressInfo).port;
-  return canary;
-}
 
 /** The real dialer for loopback (the origin, and anything the guard wrongly let through); public addresses are never dialed. */
 class LoopbackOnlyDialer implements Dialer {
@@ -214,7 +191,7 @@ describe("redirects from a loopback origin with the dev switch on (npm start aga
   let api: LocalApi;
   let origin: http.Server;
   let originPort = 0;
-  let canaries: Canary[] = [];
+  let canaries: TcpCanary[] = [];
   const redirectTo: Record<string, { status: number; location: string }> = {};
   const dialer = new LoopbackOnlyDialer();
   const resolver = new TableResolver();
@@ -228,7 +205,7 @@ describe("redirects from a loopback origin with the dev switch on (npm start aga
     });
     await new Promise<void>((resolve) => origin.listen(0, "127.0.0.1", resolve));
     originPort = (origin.address() as AddressInfo).port;
-    canaries = (await Promise.all(["127.0.0.1", "127.0.0.2", "::1"].map(startCanary))).filter((c): c is Canary => c !== undefined);
+    canaries = (await Promise.all(["127.0.0.1", "127.0.0.2", "::1"].map(startTcpCanary))).filter((c): c is TcpCanary => c !== undefined);
     resolver.table = { localhost: ["127.0.0.1"], "rebind.example.com": ["127.0.0.1"], "internal.example.net": ["10.0.0.5"], "cdn.example.net": [PUBLIC, "10.1.1.1"] };
     api = await startLocalApi({ env: { [ENV.ALLOW_LOCALHOST]: "true" }, port: 0, resolver, dialer, telemetry: createMemoryTelemetry(), log: () => undefined });
   });
