@@ -21,6 +21,7 @@ import {
   type JSONRPCRequest,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { ZodType } from "zod";
+import { answerEarly } from "./answer-early";
 
 /**
  * The requests the server answers (the McpServer's tools, and the protocol's own initialize and
@@ -70,15 +71,10 @@ export function checkRequestParams(message: JSONRPCMessage): InvalidParams | und
  * `onInvalid` hears the method of each request refused (for the log line).
  */
 export function answerInvalidParams(transport: Transport, onInvalid: (method: string) => void = () => undefined): void {
-  const deliver = transport.onmessage;
-  if (deliver === undefined) throw new Error("answerInvalidParams: connect the server to the transport first");
-  transport.onmessage = (message, extra) => {
+  answerEarly(transport, (message) => {
     const invalid = checkRequestParams(message);
-    if (invalid === undefined) return deliver(message, extra);
+    if (invalid === undefined) return undefined;
     onInvalid(invalid.method);
-    // The transport holds the HTTP answer until every request of the POST has its response.
-    transport
-      .send({ jsonrpc: "2.0", id: invalid.id, error: { code: ErrorCode.InvalidParams, message: invalid.message } })
-      .catch((error: unknown) => transport.onerror?.(error instanceof Error ? error : new Error(String(error))));
-  };
+    return { jsonrpc: "2.0", id: invalid.id, error: { code: ErrorCode.InvalidParams, message: invalid.message } };
+  });
 }

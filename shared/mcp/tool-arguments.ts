@@ -14,6 +14,7 @@ import { CallToolRequestSchema, isJSONRPCRequest, type CallToolResult, type JSON
 import type { ZodType } from "zod";
 import { toErrorBody } from "../errors";
 import { invalidRequest } from "../middleware/parse-request";
+import { answerEarly } from "./answer-early";
 import { errorText } from "./tool-text";
 import { webFetchInputSchema, webSearchInputSchema } from "./tool-schemas";
 
@@ -54,15 +55,10 @@ export function checkToolArguments(message: JSONRPCMessage, requestId: string): 
  * `onInvalid` hears the tool of each call refused (for the log line).
  */
 export function answerInvalidArguments(transport: Transport, requestId: string, onInvalid: (tool: string) => void = () => undefined): void {
-  const deliver = transport.onmessage;
-  if (deliver === undefined) throw new Error("answerInvalidArguments: connect the server to the transport first");
-  transport.onmessage = (message, extra) => {
+  answerEarly(transport, (message) => {
     const invalid = checkToolArguments(message, requestId);
-    if (invalid === undefined) return deliver(message, extra);
+    if (invalid === undefined) return undefined;
     onInvalid(invalid.tool);
-    // The transport holds the HTTP answer until every request of the POST has its response.
-    transport
-      .send({ jsonrpc: "2.0", id: invalid.id, result: invalid.result })
-      .catch((error: unknown) => transport.onerror?.(error instanceof Error ? error : new Error(String(error))));
-  };
+    return { jsonrpc: "2.0", id: invalid.id, result: invalid.result };
+  });
 }
