@@ -1,7 +1,7 @@
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
 import { answerInvalidParams, checkRequestParams } from "../../../../shared/mcp/request-params";
+import { fakeTransport } from "../../../helpers/fake-transport";
 
 const request = (method: string, params?: unknown, id: number | string = 1) =>
   ({ jsonrpc: "2.0", id, method, ...(params === undefined ? {} : { params }) }) as JSONRPCMessage;
@@ -44,18 +44,6 @@ describe("checkRequestParams", () => {
 });
 
 describe("answerInvalidParams", () => {
-  function fakeTransport() {
-    const sent: JSONRPCMessage[] = [];
-    const delivered: JSONRPCMessage[] = [];
-    const transport = {
-      start: () => Promise.resolve(),
-      close: () => Promise.resolve(),
-      send: (message: JSONRPCMessage) => (sent.push(message), Promise.resolve()),
-      onmessage: (message: JSONRPCMessage) => void delivered.push(message),
-    } as Transport;
-    return { transport, sent, delivered };
-  }
-
   it("answers a request with invalid params on the transport and passes everything else on", () => {
     const { transport, sent, delivered } = fakeTransport();
     const refused: string[] = [];

@@ -1,7 +1,7 @@
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
 import { answerInvalidArguments, checkToolArguments } from "../../../../shared/mcp/tool-arguments";
+import { fakeTransport } from "../../../helpers/fake-transport";
 
 const call = (name: unknown, args?: unknown, id: string | number = 1): JSONRPCMessage =>
   ({ jsonrpc: "2.0", id, method: "tools/call", params: args === undefined ? { name } : { name, arguments: args } });
@@ -40,18 +40,6 @@ describe("checkToolArguments", () => {
 });
 
 describe("answerInvalidArguments", () => {
-  function fakeTransport() {
-    const sent: JSONRPCMessage[] = [];
-    const delivered: JSONRPCMessage[] = [];
-    const transport = {
-      start: () => Promise.resolve(),
-      close: () => Promise.resolve(),
-      send: (message: JSONRPCMessage) => (sent.push(message), Promise.resolve()),
-      onmessage: (message: JSONRPCMessage) => void delivered.push(message),
-    } as Transport;
-    return { transport, sent, delivered };
-  }
-
   it("answers a call with invalid arguments on the transport and passes everything else on", () => {
     const { transport, sent, delivered } = fakeTransport();
     const refused: string[] = [];
