@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { gunzipSync } from "node:zlib";
 import { type ShingleCounts, type ShingleScore, scoreSegmentShingles, totalShingleScore } from "./shingle-score";
+import { extractTimed } from "./timed-extract";
 
 /**
  * The main-content development set of ../shared/extraction-eval (see its README): 990 pages, each
@@ -102,22 +103,11 @@ export function evaluate(
   pages: EvalPage[],
   extract: (page: EvalPage) => string | null,
 ): { score: SegmentScore; shingle: ShingleScore; failed: string[]; ms: number; bytes: number; pages: PageResult[] } {
-  const results: PageResult[] = [];
-  const failed: string[] = [];
-  let bytes = 0;
-  let ms = 0;
-  for (const page of pages) {
-    bytes += page.bytes.byteLength;
-    let text: string | null;
-    const t0 = performance.now();
-    try {
-      text = extract(page);
-    } catch {
-      text = null;
-    }
-    ms += performance.now() - t0;
-    if (text === null) failed.push(page.file);
-    results.push({ file: page.file, segments: scorePage(page, text), shingles: scoreSegmentShingles(page.with, page.without, text ?? ""), chars: text?.length ?? 0, failed: text === null });
-  }
+  const { texts, ms, bytes } = extractTimed(pages, extract, (page) => page.bytes.byteLength);
+  const failed = pages.filter((_, i) => texts[i] === null).map((page) => page.file);
+  const results: PageResult[] = pages.map((page, i) => {
+    const text = texts[i] ?? null;
+    return { file: page.file, segments: scorePage(page, text), shingles: scoreSegmentShingles(page.with, page.without, text ?? ""), chars: text?.length ?? 0, failed: text === null };
+  });
   return { score: totalScore(results.map((r) => r.segments)), shingle: totalShingleScore(results.map((r) => r.shingles)), failed, ms, bytes, pages: results };
 }

@@ -1,6 +1,7 @@
 import { Parser } from "htmlparser2";
 import type { CorpusPage } from "./corpus";
 import { type ShingleCounts, type ShingleScore, scoreShingles, totalShingleScore } from "./shingle-score";
+import { extractTimed } from "./timed-extract";
 
 /**
  * The corpus quality metric of ../shared/corpus/README.md: token recall of the expected article
@@ -108,22 +109,8 @@ export function evaluateCorpusShingles(
   pages: readonly CorpusPage[],
   extract: (page: CorpusPage) => string | null,
 ): { shingle: ShingleScore; failed: string[]; ms: number; bytes: number; pages: Array<{ name: string; shingles: ShingleCounts }> } {
-  const results: Array<{ name: string; shingles: ShingleCounts }> = [];
-  const failed: string[] = [];
-  let ms = 0;
-  let bytes = 0;
-  for (const page of pages) {
-    bytes += page.source.byteLength;
-    let text: string | null;
-    const t0 = performance.now();
-    try {
-      text = extract(page);
-    } catch {
-      text = null;
-    }
-    ms += performance.now() - t0;
-    if (text === null) failed.push(page.name);
-    results.push({ name: page.name, shingles: scoreShingles(htmlText(page.expectedHtml), text ?? "") });
-  }
+  const { texts, ms, bytes } = extractTimed(pages, extract, (page) => page.source.byteLength);
+  const failed = pages.filter((_, i) => texts[i] === null).map((page) => page.name);
+  const results = pages.map((page, i) => ({ name: page.name, shingles: scoreShingles(htmlText(page.expectedHtml), texts[i] ?? "") }));
   return { shingle: totalShingleScore(results.map((r) => r.shingles)), failed, ms, bytes, pages: results };
 }
