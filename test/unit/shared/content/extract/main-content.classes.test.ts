@@ -199,3 +199,47 @@ describe("a gallery between the headline and the body", () => {
     expect(out).not.toContain("Security forces stormed the museum");
   });
 });
+
+describe("an article whose only copy is in <noscript>", () => {
+  const shell = (inside: string) =>
+    page(
+      "Example Blog: Safer browsing",
+      `<div class="header"><a href="/"><h2>Example Blog</h2></a><div class="desc">News from the example team about safety on the web.</div></div>
+       <div class="main"><div class="post"><h2 class="title"><a href="/safer">Safer browsing</a></h2><div class="post-body">
+       <script type="text/template">${paragraphs("browsing", 4)}</script>${inside}</div></div></div>
+       <noscript><img src="/pixel.gif" alt=""></noscript><noscript><p>Please enable JavaScript to use all features of this site.</p></noscript>`,
+    );
+
+  it("reads the article from the <noscript> copy when the page shows it nowhere else", () => {
+    const out = text(shell(`<noscript>${paragraphs("browsing", 4)}</noscript>`));
+    expect(out).toContain("The browsing report, paragraph 3");
+    expect(out).not.toContain("safety on the web");
+    expect(out).not.toContain("enable JavaScript");
+  });
+
+  it("keeps a <noscript> copy of text the page shows out of the article (no duplicate)", () => {
+    const out = text(shell(`${paragraphs("browsing", 4)}<noscript><div>${paragraphs("browsing", 4)}</div></noscript>`));
+    expect(out).toContain("The browsing report, paragraph 3");
+    expect(out.split("The browsing report, paragraph 3,").length - 1).toBe(1);
+  });
+});
+
+describe("a feed of whole articles (the next stories appended below the page's own)", () => {
+  const story = (title: string, topic: string, n: number) => `<article class="item"><header><h2>${title}</h2></header><div class="item-body">${paragraphs(topic, n)}</div></article>`;
+
+  it("answers the article the page's title names, not the longer next one", () => {
+    const html = page("Harbour plan approved | Daily Example", `<main>${story("Harbour plan approved", "harbour", 5)}<div class="ad-slot"></div>${story("Rail strike ends", "rail", 9)}${story("Budget vote delayed", "budget", 7)}</main>`);
+    const out = text(html);
+    expect(out).toContain("The harbour report, paragraph 4");
+    expect(out).not.toContain("The rail report");
+    expect(out).not.toContain("The budget report");
+  });
+
+  it("keeps the longest article when the titled <article> is only a short card of the same story", () => {
+    const card = `<article class="card"><h3>Harbour plan approved</h3><p>The council approved the harbour plan on Monday night. Work on the new quay starts in May, and the first ships are expected next spring. Read the whole story, with the vote and the costs.</p></article>`;
+    const html = page("Harbour plan approved | Daily Example", `<div class="page"><div class="top"><h1>Harbour plan approved</h1></div><div class="layout"><div class="col"><article class="main"><h2>The vote</h2><div class="text">${paragraphs("harbour", 6)}</div><p class="tags">Harbour, Council</p></article></div><div class="col"><div class="rail"><div class="box">${card}</div></div></div></div></div>`);
+    const out = text(html);
+    expect(out).toContain("The harbour report, paragraph 5");
+    expect(out).not.toContain("on Monday night");
+  });
+});
