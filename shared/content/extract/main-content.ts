@@ -763,7 +763,7 @@ function articlesTitled(body: LightElement, isTitle: (text: string) => boolean):
 }
 
 /** A page's own article beside a longer one: at least this share of the chosen article's text. */
-const TITLED_SHARE = 0.3;
+const TITLED_SHARE = 0.1;
 
 /**
  * When the chosen candidate sits in an `<article>` that is not the one the page's title names,

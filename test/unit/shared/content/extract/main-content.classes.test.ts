@@ -228,9 +228,9 @@ describe("a feed of whole articles (the next stories appended below the page's o
   const story = (title: string, topic: string, n: number) => `<article class="item"><header><h2>${title}</h2></header><div class="item-body">${paragraphs(topic, n)}</div></article>`;
 
   it("answers the article the page's title names, not the longer next one", () => {
-    const html = page("Harbour plan approved | Daily Example", `<main>${story("Harbour plan approved", "harbour", 5)}<div class="ad-slot"></div>${story("Rail strike ends", "rail", 9)}${story("Budget vote delayed", "budget", 7)}</main>`);
+    const html = page("Harbour plan approved | Daily Example", `<main>${story("Harbour plan approved", "harbour", 3)}<div class="ad-slot"></div>${story("Rail strike ends", "rail", 20)}${story("Budget vote delayed", "budget", 7)}</main>`);
     const out = text(html);
-    expect(out).toContain("The harbour report, paragraph 4");
+    expect(out).toContain("The harbour report, paragraph 2");
     expect(out).not.toContain("The rail report");
     expect(out).not.toContain("The budget report");
   });
