@@ -1081,9 +1081,22 @@ function sentenceGoesOn(el: LightElement): boolean {
   return textChars >= 40;
 }
 
+/**
+ * Whether a `<figcaption>` is the text of a slide rather than a photo's caption: a listicle or
+ * gallery article ("84. Alex from A Clockwork Orange", then what you need and how) writes its
+ * text under each picture, in paragraphs of sentences. A caption is a line or two about the
+ * picture, with its credit.
+ */
+function isSlideText(s: Figures): boolean {
+  return s.paragraphs >= 2 && s.sentences >= 2 && s.chars >= SLIDE_TEXT_CHARS && s.linkChars < 0.3 * s.chars;
+}
+const SLIDE_TEXT_CHARS = 150;
+
 function shouldRemove(el: LightElement, s: Figures, contentScore: number): boolean {
   const name = el.nodeName;
-  if (name === "INPUT" || name === "TEXTAREA" || name === "LABEL" || name === "FIGCAPTION") return true;
+  if (name === "INPUT" || name === "TEXTAREA" || name === "LABEL") return true;
+  // Whatever its class says ("slide-caption"): the slide's text is the article's.
+  if (name === "FIGCAPTION") return !isSlideText(s);
   // A dateline or a name that opens a sentence of the text is the text's, whatever its class says.
   if (INLINE.has(name) && s.chars < META_MAX_CHARS && s.linkChars === 0 && sentenceGoesOn(el)) return false;
   if (isFurnitureBlock(el, s)) return true;

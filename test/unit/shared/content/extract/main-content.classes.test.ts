@@ -243,3 +243,21 @@ describe("a feed of whole articles (the next stories appended below the page's o
     expect(out).not.toContain("on Monday night");
   });
 });
+
+describe("a gallery article whose text is written under each picture", () => {
+  const slide = (i: number) =>
+    `<figure class="slide"><h2>${i}. Costume number ${i}</h2><div class="image"><img src="/c${i}.jpg" alt=""></div>
+     <figcaption class="slide-caption"><p>Last-minute idea number ${i}, right here.</p><p><strong>What you need:</strong> a hat, a scarf and an old coat, and you can dress as character ${i} in ten minutes, even on the night itself. Add face paint if you have some.</p></figcaption></figure>`;
+
+  it("keeps the slides' paragraphs, and still drops a photo's one-line caption", () => {
+    const html = page(
+      "Costumes to make at home",
+      `<article><h1>Costumes to make at home</h1><div class="post-content"><p>Cheap and easy costumes are all that matter this year, and these ideas take minutes. Check them out ahead.</p>
+       <figure><img src="/lead.jpg" alt=""><figcaption>A table of costume parts. Photo: Ann Example</figcaption></figure>
+       ${[1, 2, 3, 4, 5].map(slide).join("")}</div></article>`,
+    );
+    const out = text(html);
+    expect(out).toContain("you can dress as character 4 in ten minutes");
+    expect(out).not.toContain("A table of costume parts");
+  });
+});
