@@ -877,6 +877,22 @@ function textStart(el: LightElement, limit = 80, untilLink = false): string {
   return out.trim();
 }
 
+/**
+ * Whether `el` comes after a comment area's title among its siblings, with only removed elements
+ * between (the thread's container is often furniture by its class, "fb-comments", and was set
+ * aside before cleaning). At most 50 removed siblings are passed over.
+ */
+function followsCommentHead(el: LightElement, removed: ReadonlySet<LightElement>, commentHeads: ReadonlySet<LightElement>): boolean {
+  let passed = 0;
+  for (let n = el.previousSibling; n !== null && passed < 50; n = n.previousSibling) {
+    if (n.nodeType !== 1) continue;
+    if (commentHeads.has(n)) return true;
+    if (!removed.has(n)) return false;
+    passed++;
+  }
+  return false;
+}
+
 function previousElement(el: LightElement): LightElement | null {
   for (let n = el.previousSibling; n !== null; n = n.previousSibling) if (n.nodeType === 1) return n;
   return null;
@@ -907,12 +923,17 @@ function joinSiblings(top: LightElement, scores: Map<LightElement, number>, stat
   const threshold = Math.max(10, topScore * 0.2);
   const topClass = top.attributes.class ?? "";
   const out: LightElement[] = [];
+  let afterTop = false;
   for (let n = parent.firstChild; n !== null; n = n.nextSibling) {
     if (n.nodeType !== 1 || !kept(n)) continue;
     if (n === top) {
       out.push(n);
+      afterTop = true;
       continue;
     }
+    // The comment area's title after the article ("Comments", "3 Kommentare"): what follows it
+    // among the siblings is the thread, its form and the site's lines under it, not more text.
+    if (afterTop && isCommentHead(n, stats.get(n) ?? emptyStats())) break;
     let bonus = 0;
     if (topClass !== "" && n.attributes.class === topClass) bonus = topScore * 0.2;
     const score = scores.get(n);
@@ -997,7 +1018,7 @@ function cleanSubtree(
     // siblings (the thread, the reply form), and the block that the title opens.
     const prev = previousElement(el);
     const first = firstElement(el);
-    if ((prev !== null && commentHeads.has(prev)) || isCommentHead(el, s)) {
+    if ((prev !== null && followsCommentHead(el, removed, commentHeads)) || isCommentHead(el, s)) {
       removed.add(el);
       commentHeads.add(el);
       return;

@@ -261,3 +261,22 @@ describe("a gallery article whose text is written under each picture", () => {
     expect(out).not.toContain("A table of costume parts");
   });
 });
+
+describe("the comment area after the article, and the site's lines under it", () => {
+  const adLine = "<p><em>Advertise with the most visited news site in the region: we offer fully customizable digital marketing packages, delivered to thousands of readers at home and abroad.</em></p>";
+
+  it("drops what follows a comment title when the thread's container was set aside as furniture", () => {
+    const html = page("Clinic news", `<div class="the-content">${paragraphs("clinic", 5)}<h3>Comments</h3><div class="fb-comments" data-href="/x"></div><p>&nbsp;</p>${adLine}</div>`);
+    const out = text(html);
+    expect(out).toContain("The clinic report, paragraph 4");
+    expect(out).not.toContain("Advertise with the most visited");
+  });
+
+  it("does not join the siblings after a comment title to the article", () => {
+    const reply = (who: string) => `<p>${who} wrote: I have read this twice and I think the council was right, but the clinic costs too much money, and nobody asked us.</p>`;
+    const html = page("Clinic news", `<div class="wrap"><div class="story-text">${paragraphs("clinic", 6)}</div><h3>2 Comments</h3>${reply("Anna")}${reply("Ben")}</div>`);
+    const out = text(html);
+    expect(out).toContain("The clinic report, paragraph 5");
+    expect(out).not.toContain("wrote: I have read this twice");
+  });
+});
