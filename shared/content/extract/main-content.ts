@@ -1,7 +1,7 @@
 import type { WorkMeter } from "../conversion-deadline";
 import { LightElement, type LightNode, PRUNED_TAGS } from "../light-dom";
 import {
-  ALWAYS_UNLIKELY, AUTHOR_BIO, BYLINE_LINE, COMMENT_HEADING, CONTENT_HEADER, CREDIT_LINE, INLINE_TAGS, LINK_LIST_HEADING, MAYBE_CANDIDATE, NEGATIVE, POSITIVE, READER_PROMPT, SIDE_BOX, UNLIKELY_CANDIDATE, UNLIKELY_ROLES, hasClassWord,
+  ALWAYS_UNLIKELY, AUTHOR_BIO, BYLINE_LINE, COMMENT_HEADING, CONTENT_HEADER, COPYRIGHT_NOTICE, CREDIT_LINE, INLINE_TAGS, LINK_LIST_HEADING, MAYBE_CANDIDATE, NEGATIVE, POSITIVE, READER_PROMPT, SIDE_BOX, UNLIKELY_CANDIDATE, UNLIKELY_ROLES, hasClassWord,
 } from "./patterns";
 
 /**
@@ -1082,6 +1082,9 @@ function isFurnitureBlock(el: LightElement, s: Figures): boolean {
   const start = textStart(el, 160);
   // A short caption, photo credit, source or copyright line, whatever its markup (class 4's policy).
   if (s.chars < 150 && CREDIT_LINE.test(start)) return true;
+  // A copyright notice ("© 2022, Example News. This article is the copyrighted property of …")
+  // runs longer than a credit line, up to a few reprint terms.
+  if (COPYRIGHT_NOTICE.test(start)) return true;
   // A byline on a line of its own ("By Ann Example, Daily Example"), whatever its markup.
   if (s.chars < BYLINE_MAX_CHARS && BYLINE_LINE.test(start)) return true;
   // The writer's bio line ("Ann Example is a reporter for …"), in the body's own paragraphs.

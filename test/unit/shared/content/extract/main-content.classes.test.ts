@@ -279,4 +279,12 @@ describe("the comment area after the article, and the site's lines under it", ()
     expect(out).toContain("The clinic report, paragraph 5");
     expect(out).not.toContain("wrote: I have read this twice");
   });
+
+  it("drops a copyright notice longer than a credit line", () => {
+    const notice = "<p>© 2022, Daily Example. <em>This text is ours. Written permission must be obtained before reprint in online or print media. REPRINTING CONTENT WITHOUT PERMISSION IS THEFT AND PUNISHABLE BY LAW.</em></p>";
+    const html = page("Clinic news", `<article><h1>Clinic news</h1>${paragraphs("clinic", 5)}${notice}<p>Copyright law in the region protects such texts, the court said, and the case goes on next year.</p></article>`);
+    const out = text(html);
+    expect(out).not.toContain("PUNISHABLE BY LAW");
+    expect(out).toContain("Copyright law in the region protects such texts");
+  });
 });
