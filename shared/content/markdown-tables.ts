@@ -1,4 +1,5 @@
 import type TurndownService from "turndown";
+import { joinOne } from "./prose-walk";
 
 /**
  * GFM tables in time linear in the table: the same Markdown as the `@joplin/turndown-plugin-gfm`
@@ -18,6 +19,7 @@ import type TurndownService from "turndown";
 interface TableNode {
   nodeName: string;
   nodeType: number;
+  nodeValue: string | null;
   parentNode: TableNode | null;
   firstChild: TableNode | null;
   nextSibling: TableNode | null;
@@ -48,15 +50,84 @@ interface TableFacts {
    * {@link isPlainTable}.
    */
   plain: boolean;
-  /** Filled on first use. */
+  /** How many rows the table has (HTMLTableElement.rows), and how many child nodes the first has. */
+  rowCount: number;
+  firstRowWidth: number;
+  /** For a plain table: its first element of each tag (TR, TD, TH and the row groups it has), in tree order. */
+  firstParts: TableNode[];
+  /**
+   * The column count (the longest row's child nodes) and each column's alignment by majority
+   * vote, as the plugin votes (an alignment other than left, right and center counts for none).
+   */
   columns?: { count: number; alignments: string[] };
+}
+
+/**
+ * turndown's join (prose-walk.ts's MarkdownJoin: each part appended with the newlines at the seam
+ * replaced by as many as the longer run has, at most two) into an array of pieces joined once at
+ * the end. Appending a table's tens of thousands of rows to one string made as many
+ * concatenations, which the table rule then had to flatten. Exported for its property test.
+ */
+export class PartsJoin {
+  /** The text so far without its trailing newlines, in pieces. */
+  private readonly pieces: string[] = [];
+  /** How many newlines end the text so far. */
+  private trailing = 0;
+
+  get text(): string {
+    const body = this.pieces.join("");
+    return this.trailing === 0 ? body : body + "\n".repeat(this.trailing);
+  }
+
+  append(part: string): void {
+    let lead = 0;
+    while (lead < part.length && part.charCodeAt(lead) === 10) lead++;
+    const newlines = this.trailing > lead ? Math.min(2, this.trailing) : Math.min(2, lead);
+    if (lead === part.length) {
+      // Nothing but newlines: they stay at the end, as many as the seam keeps.
+      this.trailing = newlines;
+      return;
+    }
+    let end = part.length;
+    while (part.charCodeAt(end - 1) === 10) end--;
+    this.trailing = part.length - end;
+    // The part's own leading newlines stay in it when there are no more of them than the seam has.
+    if (lead <= newlines) {
+      if (newlines > lead) this.pieces.push(newlines - lead === 1 ? "\n" : "\n\n");
+      this.pieces.push(end === part.length ? part : part.slice(0, end));
+    } else {
+      this.pieces.push("\n\n", part.slice(lead, end));
+    }
+  }
 }
 
 /** The elements a plain table holds (see TableFacts.plain). */
 const PLAIN_TABLE_PARTS: ReadonlySet<string> = new Set(["TR", "TD", "TH", "THEAD", "TBODY", "TFOOT"]);
 
+/** What the facts walk tells apart, by tag name (one look-up per element): bits, and the kinds. */
+const PART = 1;
+const ROW = PART | 2;
+const GROUP = PART | 4;
+const TABLE = 8;
+const TRIGGER = 16;
+const CAPTION = 32;
+const KIND: ReadonlyMap<string, number> = new Map([
+  ["TR", ROW],
+  ["TD", PART],
+  ["TH", PART],
+  ["THEAD", GROUP],
+  ["TBODY", GROUP],
+  ["TFOOT", GROUP],
+  ["TABLE", TABLE],
+  ["CAPTION", CAPTION],
+  ...[...HTML_TABLE_TRIGGERS].map((tag) => [tag, TRIGGER] as const),
+]);
+
 /** The largest colspan HTML honours. */
 const MAX_COLSPAN = 1_000;
+
+/** The alignments a column can take (the plugin's votes): none first, as each column starts. */
+const ALIGNMENTS: readonly string[] = ["", "left", "right", "center"];
 
 const ALIGN_BORDER: Readonly<Record<string, string>> = { left: ":---", right: "---:", center: ":---:" };
 
@@ -105,23 +176,23 @@ function isHeadingRow(tr: TableNode): boolean {
   return true;
 }
 
-function hasCell(tr: TableNode): boolean {
-  for (let n = tr.firstChild; n !== null; n = n.nextSibling) if (n.nodeName === "TD" || n.nodeName === "TH") return true;
-  return false;
-}
-
 /**
  * Builds the replacement rules around per-conversion caches (a service converts one tree; the
  * caches go with it).
  */
-function tableRules(): { rules: Record<string, TurndownService.Rule>; isPlainTable: (table: unknown) => boolean } {
+function tableRules(): { rules: Record<string, TurndownService.Rule> } & Omit<LinearTables, "tableRule" | "partRules"> {
   const facts = new WeakMap<TableNode, TableFacts>();
   const rowIndex = new WeakMap<TableNode, Map<TableNode, number>>();
 
   const factsOf = (table: TableNode): TableFacts => {
     const known = facts.get(table);
     if (known !== undefined) return known;
-    const found: TableFacts = { hasTrigger: false, hasTable: false, caption: null, plain: true };
+    const found: TableFacts = { hasTrigger: false, hasTable: false, caption: null, plain: true, firstParts: [], rowCount: 0, firstRowWidth: 0 };
+    // The table's rows (HTMLTableElement.rows: its own TR children and those of its own row
+    // groups) are met on the way: their widths and their cells' alignment votes are counted here.
+    const votes: number[] = [];
+    const leaders: number[] = [];
+    let rowsHoldText = false;
     // Depth first in tree order, following sibling and parent links (no stack, no child arrays);
     // a nested table contributes its own facts (computed once, memoized) instead of being walked again.
     let node = table.firstChild;
@@ -129,16 +200,44 @@ function tableRules(): { rules: Record<string, TurndownService.Rule>; isPlainTab
       let descend = false;
       if (node.nodeType === 1) {
         const name = node.nodeName;
-        if (!PLAIN_TABLE_PARTS.has(name)) found.plain = false;
-        else if (name === "TR" && found.plain && !hasCell(node)) found.plain = false;
-        if (name === "TABLE") {
+        const kind = KIND.get(name) ?? 0;
+        if ((kind & PART) === 0) found.plain = false;
+        else if (found.plain && found.firstParts.length < PLAIN_TABLE_PARTS.size && !found.firstParts.some((part) => part.nodeName === name)) found.firstParts.push(node);
+        if (kind === ROW) {
+          const parent = node.parentNode!;
+          let hasCell = false;
+          if (parent === table || ((KIND.get(parent.nodeName) ?? 0) === GROUP && parent.parentNode === table)) {
+            let c = 0;
+            for (let cell = node.firstChild; cell !== null; cell = cell.nextSibling, c++) {
+              if (c === leaders.length) {
+                leaders.push(0);
+                votes.push(0, 0, 0, 0);
+              }
+              if (cell.nodeType !== 1) {
+                rowsHoldText = true;
+                continue;
+              }
+              hasCell ||= cell.nodeName === "TD" || cell.nodeName === "TH";
+              const a = ALIGNMENTS.indexOf(alignmentOf(cell));
+              if (a === -1) continue;
+              const n = ++votes[c * 4 + a]!;
+              // Strictly more votes: on a tie the alignment that got there first keeps the column.
+              if (n > votes[c * 4 + leaders[c]!]!) leaders[c] = a;
+            }
+            if (found.rowCount++ === 0) found.firstRowWidth = c;
+          } else {
+            for (let cell = node.firstChild; cell !== null && !hasCell; cell = cell.nextSibling) hasCell = cell.nodeName === "TD" || cell.nodeName === "TH";
+          }
+          if (!hasCell) found.plain = false;
+        }
+        if (kind === TABLE) {
           const inner = factsOf(node);
           found.hasTable = true;
           found.hasTrigger ||= inner.hasTrigger;
           found.caption ??= inner.caption;
         } else {
-          if (HTML_TABLE_TRIGGERS.has(name)) found.hasTrigger = true;
-          if (name === "CAPTION") found.caption ??= node;
+          if (kind === TRIGGER) found.hasTrigger = true;
+          else if (kind === CAPTION) found.caption ??= node;
           descend = true;
         }
       }
@@ -149,15 +248,21 @@ function tableRules(): { rules: Record<string, TurndownService.Rule>; isPlainTab
       while (node !== table && node.nextSibling === null) node = node.parentNode!;
       node = node === table ? null : node.nextSibling;
     }
+    if (!found.plain) found.firstParts = [];
+    // A row holding text (domino keeps it, inside <pre>): the votes are read as the plugin read
+    // them, on first use (the plugin asks the text for its attributes, and throws).
+    if (!rowsHoldText) found.columns = { count: leaders.length, alignments: leaders.map((a) => ALIGNMENTS[a]!) };
     facts.set(table, found);
     return found;
   };
 
   /** The plugin's tableShouldBeSkipped: no table, a single cell, or a table holding tables. */
   const decideSkipped = (table: TableNode | null): boolean => {
-    if (table === null || !table.rows) return true;
-    if (table.rows.length === 1 && table.rows[0]!.childNodes.length <= 1) return true;
-    return factsOf(table).hasTable;
+    // Every DOM here has HTMLTableElement's `rows` (asking for it would build the list of rows).
+    if (table === null || !("rows" in table)) return true;
+    const f = factsOf(table);
+    if (f.rowCount === 1 && f.firstRowWidth <= 1) return true;
+    return f.hasTable;
   };
   // Every cell and row asks about its table, and a conversion changes no table: the last answer is kept.
   let lastTable: TableNode | null | undefined;
@@ -170,31 +275,30 @@ function tableRules(): { rules: Record<string, TurndownService.Rule>; isPlainTab
     return lastSkipped;
   };
 
-  /** Column count (the longest row's child nodes) and each column's alignment by majority vote, as the plugin votes. */
+  /**
+   * Column count (the longest row's child nodes) and each column's alignment by majority vote, as
+   * the plugin votes: counted during the table's facts walk, or here when a row holds text.
+   */
   const columnsOf = (table: TableNode): { count: number; alignments: string[] } => {
     const f = factsOf(table);
     if (f.columns !== undefined) return f.columns;
     const rows = table.rows ?? [];
-    // Each row's child nodes by sibling links: reading every row's childNodes built an array per row.
-    let count = 0;
-    for (let r = 0; r < rows.length; r++) {
-      let width = 0;
-      for (let cell = rows[r]!.firstChild; cell !== null; cell = cell.nextSibling) width++;
-      count = Math.max(count, width);
-    }
-    const votes: Array<Record<string, number>> = Array.from({ length: count }, () => ({ left: 0, right: 0, center: 0, "": 0 }));
-    const alignments = Array.from({ length: count }, () => "");
+    const votes: number[] = [];
+    const leaders: number[] = [];
     for (let r = 0; r < rows.length; r++) {
       let c = 0;
       for (let cell = rows[r]!.firstChild; cell !== null; cell = cell.nextSibling, c++) {
-        const a = alignmentOf(cell);
-        const v = votes[c]!;
-        // As the plugin counts: an alignment outside the four starts at NaN and never wins.
-        v[a] = Number(v[a]) + 1;
-        if (v[a] > v[alignments[c]!]!) alignments[c] = a;
+        if (c === leaders.length) {
+          leaders.push(0);
+          votes.push(0, 0, 0, 0);
+        }
+        const a = ALIGNMENTS.indexOf(alignmentOf(cell));
+        if (a === -1) continue;
+        const n = ++votes[c * 4 + a]!;
+        if (n > votes[c * 4 + leaders[c]!]!) leaders[c] = a;
       }
     }
-    f.columns = { count, alignments };
+    f.columns = { count: leaders.length, alignments: leaders.map((a) => ALIGNMENTS[a]!) };
     return f.columns;
   };
 
@@ -219,6 +323,49 @@ function tableRules(): { rules: Record<string, TurndownService.Rule>; isPlainTab
     return positions.get(node) ?? -1;
   };
 
+  /** The plugin's tableRow for a row of a table that is not skipped. */
+  const rowMarkdown = (content: string, tr: TableNode, table: TableNode): string => {
+    if (!isHeadingRow(tr)) return `\n${content}`;
+    const { count, alignments } = columnsOf(table);
+    let borderCells = "";
+    for (let i = 0; i < count; i++) borderCells += cellMarkdown(border(alignments[i]!), i < tr.childNodes.length ? tr.childNodes[i]! : null, i);
+    return `\n${content}${borderCells ? `\n${borderCells}` : ""}`;
+  };
+
+  /**
+   * What turndown's walk hands the table rule as a plain table's content: each part's replacement
+   * by the rule for its tag (cells, rows, row groups), the parts joined as turndown joins them,
+   * each text escaped by `escape`; `tick` is called once per element, as the rule lookup it saves
+   * would have. A cell's position is its place among its parent's child nodes, counted on the
+   * way; whether the table is skipped is asked once. turndown-setup.ts checks first that the
+   * table's parts would get these rules ({@link LinearTables.plainParts}).
+   */
+  const plainTableContent = (table: TableNode, escape: (text: string) => string, tick: () => void): string => {
+    const skip = skipped(table);
+    const partOf = (node: TableNode, index: number): string => {
+      if (node.nodeType === 3) return escape(node.nodeValue ?? "");
+      // turndown joins an empty replacement for any other node (none survive its clean-up).
+      if (node.nodeType !== 1) return "";
+      tick();
+      const content = contentOf(node);
+      if (skip) return content;
+      const name = node.nodeName;
+      if (name === "TD" || name === "TH") return cellMarkdown(content, node, index);
+      return name === "TR" ? rowMarkdown(content, node, table) : content;
+    };
+    const contentOf = (el: TableNode): string => {
+      const first = el.firstChild;
+      if (first === null) return "";
+      // A cell's one text, a row's one cell.
+      if (first.nextSibling === null) return joinOne(partOf(first, 0));
+      const content = new PartsJoin();
+      let index = 0;
+      for (let child: TableNode | null = first; child !== null; child = child.nextSibling) content.append(partOf(child, index++));
+      return content.text;
+    };
+    return contentOf(table);
+  };
+
   const asNode = (node: unknown) => node as TableNode;
 
   const isPlainTable = (table: unknown) => factsOf(asNode(table)).plain;
@@ -237,13 +384,12 @@ function tableRules(): { rules: Record<string, TurndownService.Rule>; isPlainTab
         const el = asNode(node);
         const table = nearestTable(el);
         if (skipped(table)) return content;
-        let borderCells = "";
-        if (isHeadingRow(el)) {
-          const { count, alignments } = columnsOf(table!);
-          for (let i = 0; i < count; i++) borderCells += cellMarkdown(border(alignments[i]!), i < el.childNodes.length ? el.childNodes[i]! : null, i);
-        }
-        return `\n${content}${borderCells ? `\n${borderCells}` : ""}`;
+        return rowMarkdown(content, el, table!);
       },
+    },
+    webgateTableSection: {
+      filter: ["thead", "tbody", "tfoot"],
+      replacement: (content) => content,
     },
     webgateTable: {
       filter: (node) => asNode(node).nodeName === "TABLE",
@@ -253,7 +399,8 @@ function tableRules(): { rules: Record<string, TurndownService.Rule>; isPlainTab
         // What the plugin would keep as raw HTML: its content as text instead.
         if (f.hasTrigger) return `\n\n${content}\n\n`;
         if (skipped(table)) return content;
-        content = content.replace(/\n+/g, "\n");
+        // Rows written as rows hold no blank line: the replacement would scan and copy the whole table for nothing.
+        if (content.includes("\n\n")) content = content.replace(/\n+/g, "\n");
         // The plugin splits the whole table into lines to look at the second (or, with one line, at that one).
         const trimmed = content.trim();
         const firstBreak = trimmed.indexOf("\n");
@@ -272,7 +419,7 @@ function tableRules(): { rules: Record<string, TurndownService.Rule>; isPlainTab
       },
     },
   };
-  return { rules, isPlainTable };
+  return { rules, isPlainTable, plainParts: (table) => factsOf(asNode(table)).firstParts, plainTableContent: (table, escape, tick) => plainTableContent(asNode(table), escape, tick) };
 }
 
 /** What {@link useLinearTables} gives the caller beside the rules it adds. */
@@ -287,14 +434,40 @@ export interface LinearTables {
    * per-node bookkeeping. Memoized with the rest of the table's facts.
    */
   isPlainTable(table: unknown): boolean;
+  /**
+   * A plain table's first element of each tag it holds (TR, TD, TH, THEAD, TBODY, TFOOT), in tree
+   * order. The rules turndown can pick for these tags tell nodes apart by tag name and by the
+   * table around them, which every part of one table shares: when turndown's lookup gives each of
+   * these its {@link partRules} rule, it gives every part of the table its tag's rule, and
+   * {@link plainTableContent} may write the table. (A rule for one of these tags that looked at
+   * anything else about a node would have to be checked here.)
+   */
+  plainParts(table: unknown): readonly unknown[];
+  /** The rules these parts have here, by tag name: the cell rule for TD and TH, the row rule, the row group rule. */
+  partRules: ReadonlyMap<string, TurndownService.Rule>;
+  /**
+   * A plain table's content as turndown's walk would hand it to {@link tableRule}, written by the
+   * table rules directly: `escape` for each text, `tick` for each element.
+   */
+  plainTableContent(table: unknown, escape: (text: string) => string, tick: () => void): string;
 }
 
 /**
  * Adds the table rules to `service`, after the GFM plugin (turndown tries the rules added last
- * first, so these take the plugin's place for `table`, `tr`, `th` and `td`).
+ * first, so these take the plugin's place for `table`, `tr`, `th`, `td` and the row groups).
  */
 export function useLinearTables(service: TurndownService): LinearTables {
-  const { rules, isPlainTable } = tableRules();
+  const { rules, ...plain } = tableRules();
   for (const [name, rule] of Object.entries(rules)) service.addRule(name, rule);
-  return { tableRule: rules.webgateTable!, isPlainTable };
+  const cell = rules.webgateTableCell!;
+  const section = rules.webgateTableSection!;
+  const partRules = new Map([
+    ["TD", cell],
+    ["TH", cell],
+    ["TR", rules.webgateTableRow!],
+    ["THEAD", section],
+    ["TBODY", section],
+    ["TFOOT", section],
+  ]);
+  return { tableRule: rules.webgateTable!, partRules, ...plain };
 }
