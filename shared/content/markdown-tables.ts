@@ -101,23 +101,25 @@ export class PartsJoin {
   }
 }
 
-/** The elements a plain table holds (see TableFacts.plain). */
-const PLAIN_TABLE_PARTS: ReadonlySet<string> = new Set(["TR", "TD", "TH", "THEAD", "TBODY", "TFOOT"]);
-
-/** What the facts walk tells apart, by tag name (one look-up per element): bits, and the kinds. */
+/**
+ * What the facts walk tells apart, by tag name (one look-up per element): the kind in the low
+ * bits, and for each of the parts a plain table holds (TR, TD, TH and the row groups, see
+ * TableFacts.plain) a bit of its own above {@link KIND_BITS}, with which its first element is kept.
+ */
 const PART = 1;
 const ROW = PART | 2;
 const GROUP = PART | 4;
 const TABLE = 8;
 const TRIGGER = 16;
 const CAPTION = 32;
+const KIND_BITS = 63;
 const KIND: ReadonlyMap<string, number> = new Map([
-  ["TR", ROW],
-  ["TD", PART],
-  ["TH", PART],
-  ["THEAD", GROUP],
-  ["TBODY", GROUP],
-  ["TFOOT", GROUP],
+  ["TR", ROW | (1 << 6)],
+  ["TD", PART | (1 << 7)],
+  ["TH", PART | (1 << 8)],
+  ["THEAD", GROUP | (1 << 9)],
+  ["TBODY", GROUP | (1 << 10)],
+  ["TFOOT", GROUP | (1 << 11)],
   ["TABLE", TABLE],
   ["CAPTION", CAPTION],
   ...[...HTML_TABLE_TRIGGERS].map((tag) => [tag, TRIGGER] as const),
@@ -135,26 +137,52 @@ function border(alignment: string): string {
   return ALIGN_BORDER[alignment] ?? "---";
 }
 
-function alignmentOf(cell: TableNode | null | undefined): string {
-  return cell ? (cell.getAttribute("align") || cell.style?.textAlign || "").toLowerCase() : "";
+/** The plugin's `(align || style.textAlign || "").toLowerCase()`, without lower-casing the empty answer of most cells. */
+function alignmentOf(cell: TableNode): string {
+  const align = cell.getAttribute("align");
+  if (align) return align.toLowerCase();
+  const textAlign = cell.style?.textAlign;
+  return textAlign ? textAlign.toLowerCase() : "";
 }
 
-const NEEDS_CELL_ESCAPE = /[\n|]/;
+/**
+ * Counts `cell`'s vote for the alignment of column `c` (four counters per column in `votes`, for
+ * the {@link ALIGNMENTS}; `leaders` the winning one's index per column, grown as columns appear).
+ * An alignment outside the four is not counted: the plugin counted it from NaN, so it never won.
+ */
+function vote(votes: number[], leaders: number[], c: number, cell: TableNode): void {
+  while (leaders.length <= c) {
+    leaders.push(0);
+    votes.push(0, 0, 0, 0);
+  }
+  const alignment = alignmentOf(cell);
+  const a = alignment === "" ? 0 : ALIGNMENTS.indexOf(alignment);
+  if (a === -1) return;
+  const n = ++votes[c * 4 + a]!;
+  // Strictly more votes: on a tie the alignment that got there first keeps the column.
+  if (n > votes[c * 4 + leaders[c]!]!) leaders[c] = a;
+}
 
 /** The plugin's `cell()`: one cell's Markdown, `index` its position among its row's child nodes. */
 function cellMarkdown(content: string, node: TableNode | null, index: number): string {
-  const prefix = index === 0 ? "| " : " ";
-  let filtered = content.trim();
+  const span = spanOf(node);
+  return `${index === 0 ? "| " : " "}${cellText(content)}${span > 1 ? " |    ".repeat(span - 1) : ""} |`;
+}
+
+/** A cell's content as its Markdown holds it: trimmed, line breaks as `<br>`, pipes escaped, at least three characters. */
+function cellText(content: string): string {
+  let text = content.trim();
   // Most cells hold neither a newline nor a pipe: the three replacements would change nothing.
-  if (NEEDS_CELL_ESCAPE.test(filtered)) filtered = filtered.replace(/\n\r/g, "<br>").replace(/\n/g, "<br>").replace(/\|+/g, "\\|");
-  while (filtered.length < 3) filtered += " ";
-  if (node) {
-    // HTML clamps colspan to 1,000 (WHATWG HTML §4.9.11); the plugin did not, and looped as many
-    // times as a hostile attribute asked.
-    const colspan = Math.min(Number(node.getAttribute("colspan") || 1), MAX_COLSPAN);
-    for (let i = 1; i < colspan; i++) filtered += " |    ";
-  }
-  return `${prefix}${filtered} |`;
+  if (text.includes("|") || text.includes("\n")) text = text.replace(/\n\r/g, "<br>").replace(/\n/g, "<br>").replace(/\|+/g, "\\|");
+  return text.length >= 3 ? text : text.length === 2 ? `${text} ` : text.length === 1 ? `${text}  ` : "   ";
+}
+
+/** The columns a cell spans: its colspan, clamped as HTML clamps it. */
+function spanOf(node: TableNode | null): number {
+  const span = node === null ? null : node.getAttribute("colspan");
+  // HTML clamps colspan to 1,000 (WHATWG HTML §4.9.11); the plugin did not, and looped as many
+  // times as a hostile attribute asked. (As in the plugin, a value that is not a number spans one.)
+  return span ? Math.min(Number(span), MAX_COLSPAN) : 1;
 }
 
 function nearestTable(node: TableNode): TableNode | null {
@@ -180,8 +208,10 @@ function isHeadingRow(tr: TableNode): boolean {
  * Builds the replacement rules around per-conversion caches (a service converts one tree; the
  * caches go with it).
  */
-function tableRules(): { rules: Record<string, TurndownService.Rule> } & Omit<LinearTables, "tableRule" | "partRules"> {
+function tableRules(): { rules: Record<string, TurndownService.Rule> } & Omit<LinearTables, "tableRule"> {
   const facts = new WeakMap<TableNode, TableFacts>();
+  /** The rule each part of a plain table has here, by tag name (filled below, with the rules). */
+  const partRules = new Map<string, TurndownService.Rule>();
   const rowIndex = new WeakMap<TableNode, Map<TableNode, number>>();
 
   const factsOf = (table: TableNode): TableFacts => {
@@ -193,6 +223,8 @@ function tableRules(): { rules: Record<string, TurndownService.Rule> } & Omit<Li
     const votes: number[] = [];
     const leaders: number[] = [];
     let rowsHoldText = false;
+    /** The part tags met so far (their KIND bits above KIND_BITS). */
+    let partsSeen = 0;
     // Depth first in tree order, following sibling and parent links (no stack, no child arrays);
     // a nested table contributes its own facts (computed once, memoized) instead of being walked again.
     let node = table.firstChild;
@@ -200,29 +232,25 @@ function tableRules(): { rules: Record<string, TurndownService.Rule> } & Omit<Li
       let descend = false;
       if (node.nodeType === 1) {
         const name = node.nodeName;
-        const kind = KIND.get(name) ?? 0;
+        const code = KIND.get(name) ?? 0;
+        const kind = code & KIND_BITS;
         if ((kind & PART) === 0) found.plain = false;
-        else if (found.plain && found.firstParts.length < PLAIN_TABLE_PARTS.size && !found.firstParts.some((part) => part.nodeName === name)) found.firstParts.push(node);
+        else if (found.plain && (partsSeen & code & ~KIND_BITS) === 0) {
+          partsSeen |= code & ~KIND_BITS;
+          found.firstParts.push(node);
+        }
         if (kind === ROW) {
           const parent = node.parentNode!;
           let hasCell = false;
-          if (parent === table || ((KIND.get(parent.nodeName) ?? 0) === GROUP && parent.parentNode === table)) {
+          if (parent === table || (((KIND.get(parent.nodeName) ?? 0) & KIND_BITS) === GROUP && parent.parentNode === table)) {
             let c = 0;
             for (let cell = node.firstChild; cell !== null; cell = cell.nextSibling, c++) {
-              if (c === leaders.length) {
-                leaders.push(0);
-                votes.push(0, 0, 0, 0);
-              }
               if (cell.nodeType !== 1) {
                 rowsHoldText = true;
                 continue;
               }
               hasCell ||= cell.nodeName === "TD" || cell.nodeName === "TH";
-              const a = ALIGNMENTS.indexOf(alignmentOf(cell));
-              if (a === -1) continue;
-              const n = ++votes[c * 4 + a]!;
-              // Strictly more votes: on a tie the alignment that got there first keeps the column.
-              if (n > votes[c * 4 + leaders[c]!]!) leaders[c] = a;
+              vote(votes, leaders, c, cell);
             }
             if (found.rowCount++ === 0) found.firstRowWidth = c;
           } else {
@@ -287,16 +315,7 @@ function tableRules(): { rules: Record<string, TurndownService.Rule> } & Omit<Li
     const leaders: number[] = [];
     for (let r = 0; r < rows.length; r++) {
       let c = 0;
-      for (let cell = rows[r]!.firstChild; cell !== null; cell = cell.nextSibling, c++) {
-        if (c === leaders.length) {
-          leaders.push(0);
-          votes.push(0, 0, 0, 0);
-        }
-        const a = ALIGNMENTS.indexOf(alignmentOf(cell));
-        if (a === -1) continue;
-        const n = ++votes[c * 4 + a]!;
-        if (n > votes[c * 4 + leaders[c]!]!) leaders[c] = a;
-      }
+      for (let cell = rows[r]!.firstChild; cell !== null; cell = cell.nextSibling, c++) vote(votes, leaders, c, cell);
     }
     f.columns = { count: leaders.length, alignments: leaders.map((a) => ALIGNMENTS[a]!) };
     return f.columns;
@@ -337,10 +356,9 @@ function tableRules(): { rules: Record<string, TurndownService.Rule> } & Omit<Li
    * by the rule for its tag (cells, rows, row groups), the parts joined as turndown joins them,
    * each text escaped by `escape`; `tick` is called once per element, as the rule lookup it saves
    * would have. A cell's position is its place among its parent's child nodes, counted on the
-   * way; whether the table is skipped is asked once. turndown-setup.ts checks first that the
-   * table's parts would get these rules ({@link LinearTables.plainParts}).
+   * way; whether the table is skipped is asked once.
    */
-  const plainTableContent = (table: TableNode, escape: (text: string) => string, tick: () => void): string => {
+  const contentByParts = (table: TableNode, escape: (text: string) => string, tick: () => void): string => {
     const skip = skipped(table);
     const partOf = (node: TableNode, index: number): string => {
       if (node.nodeType === 3) return escape(node.nodeValue ?? "");
@@ -366,9 +384,95 @@ function tableRules(): { rules: Record<string, TurndownService.Rule> } & Omit<Li
     return contentOf(table);
   };
 
+  /**
+   * {@link contentByParts} in one pass for a table whose facts are not known yet and that is
+   * regular: its children rows and row groups, the groups' children rows, each row's children one
+   * or more cells, each cell holding one text or nothing (most tables of text). There every part
+   * ends in a `|` and starts with at most one newline, so turndown's join of an element's parts is
+   * their concatenation, and the table's content its rows' Markdown one after the other: a
+   * newline, the cells' Markdown, and for a heading row its border, added at the end, once every
+   * row's width and alignments are counted. The table's facts are gathered on the way (so the
+   * table is walked once, not once for its facts and once for its Markdown), the elements ticked
+   * and the texts escaped in turndown's order, and each tag's first part checked with
+   * `acceptsPart`. Null, with no facts recorded, at the first node that makes the table irregular
+   * or a part `acceptsPart` refuses.
+   */
+  const writeRegular = (table: TableNode, escape: (text: string) => string, tick: () => void, acceptsPart: (part: TableNode) => boolean): string | null => {
+    const rows: string[] = [];
+    const headings: Array<{ at: number; tr: TableNode }> = [];
+    const votes: number[] = [];
+    const leaders: number[] = [];
+    const firstParts: TableNode[] = [];
+    let partsSeen = 0;
+    let rowCount = 0;
+    let firstRowWidth = 0;
+    const accepted = (part: TableNode): boolean => {
+      const bit = (KIND.get(part.nodeName) ?? 0) & ~KIND_BITS;
+      if ((partsSeen & bit) !== 0) return true;
+      partsSeen |= bit;
+      firstParts.push(part);
+      return acceptsPart(part);
+    };
+    const writeRow = (tr: TableNode): boolean => {
+      if (tr.nodeType !== 1 || tr.nodeName !== "TR" || !accepted(tr)) return false;
+      tick();
+      let row = "\n";
+      let c = 0;
+      for (let cell = tr.firstChild; cell !== null; cell = cell.nextSibling, c++) {
+        if (cell.nodeType !== 1 || (cell.nodeName !== "TD" && cell.nodeName !== "TH") || !accepted(cell)) return false;
+        tick();
+        const inside = cell.firstChild;
+        let content = "";
+        if (inside !== null) {
+          if (inside.nodeType !== 3 || inside.nextSibling !== null) return false;
+          content = escape(inside.nodeValue ?? "");
+        }
+        vote(votes, leaders, c, cell);
+        row += cellMarkdown(content, cell, c);
+      }
+      // A row without a cell: not a plain table.
+      if (c === 0) return false;
+      if (rowCount++ === 0) firstRowWidth = c;
+      if (isHeadingRow(tr)) headings.push({ at: rows.length, tr });
+      rows.push(row);
+      return true;
+    };
+    for (let child = table.firstChild; child !== null; child = child.nextSibling) {
+      if (child.nodeType === 1 && ((KIND.get(child.nodeName) ?? 0) & KIND_BITS) === GROUP) {
+        if (!accepted(child)) return null;
+        tick();
+        for (let tr = child.firstChild; tr !== null; tr = tr.nextSibling) if (!writeRow(tr)) return null;
+      } else if (!writeRow(child)) {
+        return null;
+      }
+    }
+    const columns = { count: leaders.length, alignments: leaders.map((a) => ALIGNMENTS[a]!) };
+    facts.set(table, { hasTrigger: false, hasTable: false, caption: null, plain: true, firstParts, rowCount, firstRowWidth, columns });
+    // A single cell: the rules write the table as its content (turndown's join of the parts as they are).
+    if (skipped(table)) return contentByParts(table, escape, tick);
+    for (const { at, tr } of headings) {
+      let borderCells = "";
+      for (let i = 0; i < columns.count; i++) borderCells += cellMarkdown(border(columns.alignments[i]!), i < tr.childNodes.length ? tr.childNodes[i]! : null, i);
+      if (borderCells !== "") rows[at] += `\n${borderCells}`;
+    }
+    return rows.join("");
+  };
+
+  /** See {@link LinearTables.plainTableContent}. */
+  const plainTableContent = (table: TableNode, escape: (text: string) => string, tick: () => void, ruleOf: (part: unknown) => unknown): string | null => {
+    const acceptsPart = (part: TableNode) => ruleOf(part) === partRules.get(part.nodeName);
+    let f = facts.get(table);
+    if (f === undefined) {
+      const written = writeRegular(table, escape, tick, acceptsPart);
+      if (written !== null) return written;
+      f = factsOf(table);
+    }
+    if (!f.plain || !f.firstParts.every(acceptsPart)) return null;
+    return contentByParts(table, escape, tick);
+  };
+
   const asNode = (node: unknown) => node as TableNode;
 
-  const isPlainTable = (table: unknown) => factsOf(asNode(table)).plain;
   const rules: Record<string, TurndownService.Rule> = {
     webgateTableCell: {
       filter: ["th", "td"],
@@ -419,7 +523,10 @@ function tableRules(): { rules: Record<string, TurndownService.Rule> } & Omit<Li
       },
     },
   };
-  return { rules, isPlainTable, plainParts: (table) => factsOf(asNode(table)).firstParts, plainTableContent: (table, escape, tick) => plainTableContent(asNode(table), escape, tick) };
+  const cell = rules.webgateTableCell!;
+  const group = rules.webgateTableSection!;
+  partRules.set("TD", cell).set("TH", cell).set("TR", rules.webgateTableRow!).set("THEAD", group).set("TBODY", group).set("TFOOT", group);
+  return { rules, plainTableContent: (table, escape, tick, ruleOf) => plainTableContent(asNode(table), escape, tick, ruleOf) };
 }
 
 /** What {@link useLinearTables} gives the caller beside the rules it adds. */
@@ -427,29 +534,18 @@ export interface LinearTables {
   /** The rule that writes `<table>` elements (the one turndown picks for every table). */
   tableRule: TurndownService.Rule;
   /**
-   * Whether everything below `table` is rows, cells and row groups with text (no nested table,
-   * caption, column group or markup inside cells), every row having a cell: such a table is all
-   * block elements that are never blank (TD, TH and the row groups are "meaningful when blank" to
-   * turndown, and each row holds a cell), which lets turndown-setup.ts write it without turndown's
-   * per-node bookkeeping. Memoized with the rest of the table's facts.
+   * The content turndown's walk would hand {@link tableRule} for `table`, written by the table
+   * rules directly, when `table` is plain (TableFacts.plain: everything below it is rows, cells
+   * and row groups holding text, every row having a cell; such a table is all block elements that
+   * are never blank, which turndown's per-node bookkeeping has nothing to find in) and
+   * `ruleOf(part)`, turndown's rule lookup, gives the table's first part of each tag that tag's
+   * table rule; else null. The rules turndown can pick for these tags tell nodes apart by tag
+   * name and by the table around them, which every part of one table shares, so the first part
+   * of a tag stands for all (a rule for one of these tags that looked at anything else about a
+   * node would have to be checked here). `escape` is called for each text, `tick` for each
+   * element, in turndown's order. Memoized with the rest of the table's facts.
    */
-  isPlainTable(table: unknown): boolean;
-  /**
-   * A plain table's first element of each tag it holds (TR, TD, TH, THEAD, TBODY, TFOOT), in tree
-   * order. The rules turndown can pick for these tags tell nodes apart by tag name and by the
-   * table around them, which every part of one table shares: when turndown's lookup gives each of
-   * these its {@link partRules} rule, it gives every part of the table its tag's rule, and
-   * {@link plainTableContent} may write the table. (A rule for one of these tags that looked at
-   * anything else about a node would have to be checked here.)
-   */
-  plainParts(table: unknown): readonly unknown[];
-  /** The rules these parts have here, by tag name: the cell rule for TD and TH, the row rule, the row group rule. */
-  partRules: ReadonlyMap<string, TurndownService.Rule>;
-  /**
-   * A plain table's content as turndown's walk would hand it to {@link tableRule}, written by the
-   * table rules directly: `escape` for each text, `tick` for each element.
-   */
-  plainTableContent(table: unknown, escape: (text: string) => string, tick: () => void): string;
+  plainTableContent(table: unknown, escape: (text: string) => string, tick: () => void, ruleOf: (part: unknown) => unknown): string | null;
 }
 
 /**
@@ -459,15 +555,5 @@ export interface LinearTables {
 export function useLinearTables(service: TurndownService): LinearTables {
   const { rules, ...plain } = tableRules();
   for (const [name, rule] of Object.entries(rules)) service.addRule(name, rule);
-  const cell = rules.webgateTableCell!;
-  const section = rules.webgateTableSection!;
-  const partRules = new Map([
-    ["TD", cell],
-    ["TH", cell],
-    ["TR", rules.webgateTableRow!],
-    ["THEAD", section],
-    ["TBODY", section],
-    ["TFOOT", section],
-  ]);
-  return { tableRule: rules.webgateTable!, partRules, ...plain };
+  return { tableRule: rules.webgateTable!, ...plain };
 }

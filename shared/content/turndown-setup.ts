@@ -288,12 +288,14 @@ function indexRulesByTag(service: TurndownService, meter: WorkMeter | undefined,
   };
   const escape = (text: string) => service.escape(text);
   const tick = () => meter?.tick();
-  // Whether turndown's lookup gives a plain table's parts the table rules (see LinearTables.plainParts).
-  const partsGetTableRules = (table: ConvertedNode) => tables.plainParts(table).every((part) => find(part as ConvertedNode) === tables.partRules.get((part as ConvertedNode).nodeName));
+  const partRule = (part: unknown) => find(part as ConvertedNode);
   rules.forNode = function forNode(node) {
     const rule = ruleFor(node);
     if (rule === rules.blankRule) return rule;
-    if (rule === tables.tableRule && !node.isCode && tables.isPlainTable(node) && partsGetTableRules(node)) return writePlainTable(node, rule, tables.plainTableContent(node, escape, tick));
+    if (rule === tables.tableRule && !node.isCode) {
+      const content = tables.plainTableContent(node, escape, tick, partRule);
+      if (content !== null) return writePlainTable(node, rule, content);
+    }
     if (isProseSubtree(node) && node.firstChild !== null) return writeProse(node, rule, prose);
     return rule;
   };
@@ -320,9 +322,9 @@ function writeProse(node: LightElement, rule: Rule, prose: ProseWalkRules): Rule
 }
 
 /**
- * Hands a plain table (markdown-tables.ts, `isPlainTable`: rows, cells and row groups holding
- * text only) to the table rule with `content`, its Markdown as turndown's walk would have found it
- * (markdown-tables.ts, `plainTableContent`), and hides the table's children from turndown's own
+ * Hands a plain table (rows, cells and row groups holding text only) to the table rule with
+ * `content`, its Markdown as turndown's walk would have found it (markdown-tables.ts,
+ * `plainTableContent`), and hides the table's children from turndown's own
  * walk until the table's replacement runs (it would convert them a second time).
  *
  * turndown's walk does for every node what changes nothing in such a table: its Node() computes
@@ -330,7 +332,7 @@ function writeProse(node: LightElement, rule: Rule, prose: ProseWalkRules): Rule
  * in code), blank (TD, TH and the row groups never are, and every row holds a cell) and its
  * flanking whitespace (none around blocks), none of which the table rules read; it looks up each
  * node's rule among the ~35 (by tag here, the same for every part of the table, see
- * `plainParts`); it keeps the parts in arrays it joins. The same Markdown (a property test
+ * `plainTableContent`); it keeps the parts in arrays it joins. The same Markdown (a property test
  * compares on random tables, and the corpus converts as before), with a fraction of the work per
  * cell.
  */
