@@ -1,7 +1,7 @@
 import type { WorkMeter } from "../conversion-deadline";
 import { LightElement, type LightNode, PRUNED_TAGS } from "../light-dom";
 import {
-  ALWAYS_UNLIKELY, AUTHOR_BIO, BYLINE_LINE, COMMENT_HEADING, CONTENT_HEADER, COPYRIGHT_NOTICE, CREDIT_LINE, INLINE_TAGS, LINK_LIST_HEADING, MAYBE_CANDIDATE, NEGATIVE, POSITIVE, READER_PROMPT, SIDE_BOX, UNLIKELY_CANDIDATE, UNLIKELY_ROLES, hasClassWord,
+  ALWAYS_UNLIKELY, AUTHOR_BIO, BACK_LINK, BYLINE_LINE, COMMENT_HEADING, CONTENT_HEADER, COPYRIGHT_NOTICE, CREDIT_LINE, INLINE_TAGS, LINK_LIST_HEADING, MAYBE_CANDIDATE, NEGATIVE, POSITIVE, READER_PROMPT, SIDE_BOX, UNLIKELY_CANDIDATE, UNLIKELY_ROLES, hasClassWord,
 } from "./patterns";
 
 /**
@@ -1093,6 +1093,13 @@ function isFurnitureBlock(el: LightElement, s: Figures): boolean {
   return READER_PROMPT.test(start);
 }
 
+/** Whether no text (other than whitespace) sits right beside `el` among its siblings: it is a line of its own. */
+function standsAlone(el: LightElement): boolean {
+  const prev = el.previousSibling;
+  const next = el.nextSibling;
+  return (prev === null || prev.nodeType === 1 || prev.data.trim() === "") && (next === null || next.nodeType === 1 || next.data.trim() === "");
+}
+
 /**
  * Whether the text right after an inline element carries on its sentence: a dateline that opens
  * the first paragraph ("<span class=dateline>KOBE –</span> A total of…") is part of the story's
@@ -1121,6 +1128,8 @@ function shouldRemove(el: LightElement, s: Figures, contentScore: number): boole
   if (name === "INPUT" || name === "TEXTAREA" || name === "LABEL") return true;
   // Whatever its class says ("slide-caption"): the slide's text is the article's.
   if (name === "FIGCAPTION") return !isSlideText(s);
+  // A link back to the listing on a line of its own ("zurück zur Listenansicht", "Back to news").
+  if (name === "A" && s.chars < 60 && standsAlone(el) && BACK_LINK.test(textStart(el))) return true;
   // A dateline or a name that opens a sentence of the text is the text's, whatever its class says.
   if (INLINE.has(name) && s.chars < META_MAX_CHARS && s.linkChars === 0 && sentenceGoesOn(el)) return false;
   if (isFurnitureBlock(el, s)) return true;

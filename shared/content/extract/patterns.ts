@@ -111,6 +111,13 @@ export const CREDIT_LINE =
  */
 export const COPYRIGHT_NOTICE = /^(?:©|\(c\)\s|copyright\s*(?:©|\(c\)|\d{4}\b))/i;
 
+/**
+ * The text of a link back to the site's listing ("zurück zur Listenansicht", "← Back to news",
+ * "Zurück zum Newsroom", "Retour à la liste"): navigation, when the link stands on a line of its
+ * own (main-content.ts).
+ */
+export const BACK_LINK = /^[\s←<«‹‹↩-]*(?:zurück|back|retour|volver|regresar|torna|indietro|powrót|wróć)\b/i;
+
 const GLOBAL = new WeakMap<RegExp, RegExp>();
 /**
  * A word in front of a furniture word that negates it ("non-paywall", "without-sidebar") or says the
