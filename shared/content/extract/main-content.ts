@@ -471,14 +471,17 @@ function extract(body: LightElement, options: ExtractOptions): ExtractResult {
   const hidden = new Set<LightElement>();
   const unlikely = new Set<LightElement>();
   const raw = new FiguresTable(0);
+  // The first headings (h1–h3), gathered by the first walk for the feed rule (articlesTitled).
+  const headings: LightElement[] = [];
   postOrder(body, () => false, (el) => {
     raw.number(el);
     measure(el, raw, () => true);
+    if (headings.length < TITLE_HEADINGS && (el.nodeName === "H1" || el.nodeName === "H2" || el.nodeName === "H3")) headings.push(el);
   });
   markFiltered(body, hidden, unlikely, raw);
   // One table for the attempts' walks and their cleaning, each starting it afresh.
   const work = new FiguresTable(raw.size);
-  const titleArticles = articlesTitled(body, titleMatcher(options.title));
+  const titleArticles = articlesTitled(headings, raw, titleMatcher(options.title));
 
   let best: Attempt | null = null;
   const attempts: Attempt[] = [];
@@ -726,7 +729,7 @@ function tryExtract(
   return { nodes, removed, chars, sentences, skipped, uncleanedChars, pageChars, scores, reason: relaxed ? "article_relaxed" : "article" };
 }
 
-/** At most this many headings of each level are compared with the title, and this many levels climbed to their `<article>`. */
+/** At most this many headings are compared with the title, and this many levels climbed to their `<article>`. */
 const TITLE_HEADINGS = 200;
 const ARTICLE_CLIMB = 50;
 
@@ -745,19 +748,19 @@ function isWithin(el: LightElement, ancestor: LightElement): boolean {
 }
 
 /**
- * The `<article>` elements that hold a headline repeating the page's `<title>` (an `<h1>`–`<h3>`,
- * or the whole title or its headline part): the page's own article, when the page is a feed of
- * several. Linear: one pass over each heading level, at most {@link TITLE_HEADINGS} of each.
+ * The `<article>` elements that hold a headline repeating the page's `<title>` (an `<h1>`–`<h3>`
+ * among `headings`, the first {@link TITLE_HEADINGS} of the page, that repeats the whole title or
+ * its headline part): the page's own article, when the page is a feed of several. Only headings
+ * of under 300 characters (by the first walk's figures) have their text read.
  */
-function articlesTitled(body: LightElement, isTitle: (text: string) => boolean): LightElement[] {
+function articlesTitled(headings: readonly LightElement[], raw: FiguresTable, isTitle: (text: string) => boolean): LightElement[] {
   const out: LightElement[] = [];
-  for (const level of ["h1", "h2", "h3"]) {
-    for (const h of body.getElementsByTagName(level).slice(0, TITLE_HEADINGS)) {
-      const text = h.textContent;
-      if (text.length > 300 || !isTitle(normalizeTitle(text))) continue;
-      const article = articleOf(h);
-      if (article !== null && !out.includes(article)) out.push(article);
-    }
+  for (const h of headings) {
+    if ((raw.get(h)?.chars ?? 0) > 300) continue;
+    const text = h.textContent;
+    if (!isTitle(normalizeTitle(text))) continue;
+    const article = articleOf(h);
+    if (article !== null && !out.includes(article)) out.push(article);
   }
   return out;
 }
