@@ -102,18 +102,8 @@ export function truncationNote(format: OutputFormat): string {
  * {@link lightTreeToText}. Boundary markers are neutralized in both.
  */
 function serialize(root: LightElement, base: string | null, format: OutputFormat, meter: WorkMeter): string {
-  if (format === "text") return dropSoftHyphens(neutralizeBoundaryMarkers(lightTreeToText(root, meter)));
-  return dropSoftHyphens(finish(turndownSingleUse(createTurndownService(base, {}, meter), root)));
-}
-
-/**
- * The text without soft hyphens (U+00AD, `&shy;`): break opportunities that a browser shows only
- * where it breaks a line, which pages put inside long words ("Mit&shy;tel&shy;al&shy;ter"). Left
- * in, they split each such word for any reader that searches or tokenizes the text. One pass over
- * the string, only when it holds one.
- */
-function dropSoftHyphens(text: string): string {
-  return text.includes("\u00ad") ? text.replace(/\u00ad/g, "") : text;
+  if (format === "text") return neutralizeBoundaryMarkers(lightTreeToText(root, meter));
+  return finish(turndownSingleUse(createTurndownService(base, {}, meter), root));
 }
 
 /**

@@ -1367,6 +1367,5 @@ function inPageHeader(el: LightElement, attempt: Attempt): boolean {
  * (a headline "Abrechnung : Musik-Stars" repeats the title "Abrechnung: Musik-Stars").
  */
 function normalizeTitle(text: string): string {
-  // Soft hyphens inside a headline's words ("Mit&shy;tel&shy;al&shy;ter") are not word breaks.
-  return text.replace(/\u00ad/g, "").replace(/[^\p{L}\p{N}]+/gu, " ").trim().toLowerCase();
+  return text.replace(/[^\p{L}\p{N}]+/gu, " ").trim().toLowerCase();
 }

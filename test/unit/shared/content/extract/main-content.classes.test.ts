@@ -304,20 +304,3 @@ describe("a link back to the listing under the article", () => {
     expect(out).not.toContain("Back to news");
   });
 });
-
-describe("soft hyphens inside words", () => {
-  it("writes the words whole, in both formats and both modes, and still finds the headline", () => {
-    const html = page(
-      "Mittelalter im Weinberg",
-      `<div class="head"><h1>Mit&shy;tel&shy;al&shy;ter im Wein&shy;berg</h1></div><div class="text">${paragraphs("wine", 4)}<p>Schon im Mit&shy;tel&shy;al&shy;ter war der Wein das Aus\u00adhänge\u00adschild der Region.</p></div>`,
-    );
-    for (const mainContent of [true, false]) {
-      for (const format of ["text", "markdown"] as const) {
-        const out = htmlToMarkdown(html, { baseUrl: BASE, mainContent, format }).markdown;
-        expect(out).toContain("Schon im Mittelalter war der Wein das Aushängeschild der Region.");
-        expect(out).not.toContain("\u00ad");
-      }
-    }
-    expect(text(html).startsWith("Mittelalter im Weinberg")).toBe(true);
-  });
-});
