@@ -85,6 +85,8 @@ export const READER_PROMPT = new RegExp(
       "suscr[ií]bete\\b", "s[ií]guenos\\b", "[úu]nete a\\b", "hazte (?:miembro|socio)\\b", "no te pierdas\\b", "ap[óo]yanos\\b",
       "abonnez-vous\\b", "suivez-nous\\b", "inscrivez-vous\\b", "pour lire la suite\\b", "soutenez\\b",
       "iscriviti\\b", "seguici\\b", "abbonati\\b",
+      // Copyright notices in these languages ("all rights reserved", "protected by copyright")
+      "tous droits réservés\\b", "todos los derechos reservados\\b", "tutti i diritti riservati\\b", "wszelkie prawa zastrzeżone\\b", "materiał chroniony prawem autorskim\\b",
       "zapraszamy (?:też |także )?do (?:subskrypcji|obserwowania)\\b", "subskrybuj\\b", "obserwuj nas\\b",
     ].join("|") +
     ")",

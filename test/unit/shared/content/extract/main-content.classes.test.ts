@@ -304,3 +304,18 @@ describe("a link back to the listing under the article", () => {
     expect(out).not.toContain("Back to news");
   });
 });
+
+describe("copyright notices in the languages of the reader prompts", () => {
+  it("drops 'wszelkie prawa zastrzeżone', 'tous droits réservés' and 'Materiał chroniony prawem autorskim' lines", () => {
+    const html = page(
+      "Daty mają znaczenie",
+      `<article><h1>Daty mają znaczenie</h1>${paragraphs("court", 4)}
+       <div class="licence"><p>Materiał chroniony prawem autorskim - wszelkie prawa zastrzeżone. Dalsze rozpowszechnianie artykułu za zgodą wydawcy.</p></div>
+       <p>Tous droits réservés. Reproduction interdite sans autorisation.</p></article>`,
+    );
+    const out = text(html);
+    expect(out).toContain("The court report, paragraph 3");
+    expect(out).not.toContain("chroniony prawem");
+    expect(out).not.toContain("Tous droits");
+  });
+});
