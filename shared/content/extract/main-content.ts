@@ -1,7 +1,7 @@
 import type { WorkMeter } from "../conversion-deadline";
 import { LightElement, type LightNode, PRUNED_TAGS } from "../light-dom";
 import {
-  ALWAYS_UNLIKELY, AUTHOR_BIO, BYLINE_LINE, COMMENT_HEADING, CONTENT_HEADER, COPYRIGHT_NOTICE, CREDIT_LINE, INLINE_TAGS, LINK_LIST_HEADING, MAYBE_CANDIDATE, NEGATIVE, POSITIVE, READER_PROMPT, SIDE_BOX, UNLIKELY_CANDIDATE, UNLIKELY_ROLES, hasClassWord,
+  ALWAYS_UNLIKELY, AUTHOR_BIO, BACK_LINK, BYLINE_LINE, COMMENT_HEADING, CONTENT_HEADER, COPYRIGHT_NOTICE, CREDIT_LINE, INLINE_TAGS, LINK_LIST_HEADING, MAYBE_CANDIDATE, NEGATIVE, POSITIVE, READER_PROMPT, SIDE_BOX, UNLIKELY_CANDIDATE, UNLIKELY_ROLES, hasClassWord,
 } from "./patterns";
 
 /**
@@ -471,14 +471,17 @@ function extract(body: LightElement, options: ExtractOptions): ExtractResult {
   const hidden = new Set<LightElement>();
   const unlikely = new Set<LightElement>();
   const raw = new FiguresTable(0);
+  // The first headings (h1–h3), gathered by the first walk for the feed rule (articlesTitled).
+  const headings: LightElement[] = [];
   postOrder(body, () => false, (el) => {
     raw.number(el);
     measure(el, raw, () => true);
+    if (headings.length < TITLE_HEADINGS && (el.nodeName === "H1" || el.nodeName === "H2" || el.nodeName === "H3")) headings.push(el);
   });
   markFiltered(body, hidden, unlikely, raw);
   // One table for the attempts' walks and their cleaning, each starting it afresh.
   const work = new FiguresTable(raw.size);
-  const titleArticles = articlesTitled(body, titleMatcher(options.title));
+  const titleArticles = articlesTitled(headings, raw, titleMatcher(options.title));
 
   let best: Attempt | null = null;
   const attempts: Attempt[] = [];
@@ -726,7 +729,7 @@ function tryExtract(
   return { nodes, removed, chars, sentences, skipped, uncleanedChars, pageChars, scores, reason: relaxed ? "article_relaxed" : "article" };
 }
 
-/** At most this many headings of each level are compared with the title, and this many levels climbed to their `<article>`. */
+/** At most this many headings are compared with the title, and this many levels climbed to their `<article>`. */
 const TITLE_HEADINGS = 200;
 const ARTICLE_CLIMB = 50;
 
@@ -745,19 +748,19 @@ function isWithin(el: LightElement, ancestor: LightElement): boolean {
 }
 
 /**
- * The `<article>` elements that hold a headline repeating the page's `<title>` (an `<h1>`–`<h3>`,
- * or the whole title or its headline part): the page's own article, when the page is a feed of
- * several. Linear: one pass over each heading level, at most {@link TITLE_HEADINGS} of each.
+ * The `<article>` elements that hold a headline repeating the page's `<title>` (an `<h1>`–`<h3>`
+ * among `headings`, the first {@link TITLE_HEADINGS} of the page, that repeats the whole title or
+ * its headline part): the page's own article, when the page is a feed of several. Only headings
+ * of under 300 characters (by the first walk's figures) have their text read.
  */
-function articlesTitled(body: LightElement, isTitle: (text: string) => boolean): LightElement[] {
+function articlesTitled(headings: readonly LightElement[], raw: FiguresTable, isTitle: (text: string) => boolean): LightElement[] {
   const out: LightElement[] = [];
-  for (const level of ["h1", "h2", "h3"]) {
-    for (const h of body.getElementsByTagName(level).slice(0, TITLE_HEADINGS)) {
-      const text = h.textContent;
-      if (text.length > 300 || !isTitle(normalizeTitle(text))) continue;
-      const article = articleOf(h);
-      if (article !== null && !out.includes(article)) out.push(article);
-    }
+  for (const h of headings) {
+    if ((raw.get(h)?.chars ?? 0) > 300) continue;
+    const text = h.textContent;
+    if (!isTitle(normalizeTitle(text))) continue;
+    const article = articleOf(h);
+    if (article !== null && !out.includes(article)) out.push(article);
   }
   return out;
 }
@@ -1093,6 +1096,13 @@ function isFurnitureBlock(el: LightElement, s: Figures): boolean {
   return READER_PROMPT.test(start);
 }
 
+/** Whether no text (other than whitespace) sits right beside `el` among its siblings: it is a line of its own. */
+function standsAlone(el: LightElement): boolean {
+  const prev = el.previousSibling;
+  const next = el.nextSibling;
+  return (prev === null || prev.nodeType === 1 || prev.data.trim() === "") && (next === null || next.nodeType === 1 || next.data.trim() === "");
+}
+
 /**
  * Whether the text right after an inline element carries on its sentence: a dateline that opens
  * the first paragraph ("<span class=dateline>KOBE –</span> A total of…") is part of the story's
@@ -1121,6 +1131,8 @@ function shouldRemove(el: LightElement, s: Figures, contentScore: number): boole
   if (name === "INPUT" || name === "TEXTAREA" || name === "LABEL") return true;
   // Whatever its class says ("slide-caption"): the slide's text is the article's.
   if (name === "FIGCAPTION") return !isSlideText(s);
+  // A link back to the listing on a line of its own ("zurück zur Listenansicht", "Back to news").
+  if (name === "A" && s.chars < 60 && standsAlone(el) && BACK_LINK.test(textStart(el))) return true;
   // A dateline or a name that opens a sentence of the text is the text's, whatever its class says.
   if (INLINE.has(name) && s.chars < META_MAX_CHARS && s.linkChars === 0 && sentenceGoesOn(el)) return false;
   if (isFurnitureBlock(el, s)) return true;

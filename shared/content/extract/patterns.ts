@@ -85,6 +85,8 @@ export const READER_PROMPT = new RegExp(
       "suscr[ií]bete\\b", "s[ií]guenos\\b", "[úu]nete a\\b", "hazte (?:miembro|socio)\\b", "no te pierdas\\b", "ap[óo]yanos\\b",
       "abonnez-vous\\b", "suivez-nous\\b", "inscrivez-vous\\b", "pour lire la suite\\b", "soutenez\\b",
       "iscriviti\\b", "seguici\\b", "abbonati\\b",
+      // Copyright notices in these languages ("all rights reserved", "protected by copyright")
+      "tous droits réservés\\b", "todos los derechos reservados\\b", "tutti i diritti riservati\\b", "wszelkie prawa zastrzeżone\\b", "materiał chroniony prawem autorskim\\b",
       "zapraszamy (?:też |także )?do (?:subskrypcji|obserwowania)\\b", "subskrybuj\\b", "obserwuj nas\\b",
     ].join("|") +
     ")",
@@ -110,6 +112,13 @@ export const CREDIT_LINE =
  * ("Copyright law in the EU …"). Matched on blocks under 300 characters (main-content.ts).
  */
 export const COPYRIGHT_NOTICE = /^(?:©|\(c\)\s|copyright\s*(?:©|\(c\)|\d{4}\b))/i;
+
+/**
+ * The text of a link back to the site's listing ("zurück zur Listenansicht", "← Back to news",
+ * "Zurück zum Newsroom", "Retour à la liste"): navigation, when the link stands on a line of its
+ * own (main-content.ts).
+ */
+export const BACK_LINK = /^[\s←<«‹‹↩-]*(?:zurück|back|retour|volver|regresar|torna|indietro|powrót|wróć)\b/i;
 
 const GLOBAL = new WeakMap<RegExp, RegExp>();
 /**

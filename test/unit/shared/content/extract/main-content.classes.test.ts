@@ -288,3 +288,34 @@ describe("the comment area after the article, and the site's lines under it", ()
     expect(out).toContain("Copyright law in the region protects such texts");
   });
 });
+
+describe("a link back to the listing under the article", () => {
+  it("drops 'zurück zur Listenansicht' and '← Back to news' on lines of their own; keeps such words inside a sentence", () => {
+    const html = page(
+      "Press release",
+      `<div class="news-detail"><h1>Press release</h1>${paragraphs("press", 4)}
+       <p>Readers can go <a href="/archive">back to the archive</a> for the earlier releases of the year.</p>
+       <a href="/presse"><i class="icon"></i>zurück zur Listenansicht</a><div class="nav"><a href="/news">← Back to news</a></div></div>`,
+    );
+    const out = text(html);
+    expect(out).toContain("The press report, paragraph 3");
+    expect(out).toContain("Readers can go back to the archive for the earlier releases");
+    expect(out).not.toContain("Listenansicht");
+    expect(out).not.toContain("Back to news");
+  });
+});
+
+describe("copyright notices in the languages of the reader prompts", () => {
+  it("drops 'wszelkie prawa zastrzeżone', 'tous droits réservés' and 'Materiał chroniony prawem autorskim' lines", () => {
+    const html = page(
+      "Daty mają znaczenie",
+      `<article><h1>Daty mają znaczenie</h1>${paragraphs("court", 4)}
+       <div class="licence"><p>Materiał chroniony prawem autorskim - wszelkie prawa zastrzeżone. Dalsze rozpowszechnianie artykułu za zgodą wydawcy.</p></div>
+       <p>Tous droits réservés. Reproduction interdite sans autorisation.</p></article>`,
+    );
+    const out = text(html);
+    expect(out).toContain("The court report, paragraph 3");
+    expect(out).not.toContain("chroniony prawem");
+    expect(out).not.toContain("Tous droits");
+  });
+});
