@@ -1,3 +1,4 @@
+import { isAscii, isUtf8, transcode } from "node:buffer";
 import { labelToName, legacyHookDecode } from "@exodus/bytes/encoding.js";
 import htmlEncodingSniffer from "html-encoding-sniffer";
 import { WebgateError } from "../errors";
@@ -107,21 +108,53 @@ export function decodeBody(body: Uint8Array, contentTypeHeader: string | undefin
   }
 
   const charset = chooseCharset(body, kind, header.charset);
-  const text = decodeText(body, charset);
-  assertLooksLikeText(text, mediaType, charset);
+  const { text, garbage } = decodeText(body, charset);
+  assertLooksLikeText(text, garbage, mediaType, charset);
   return { text, charset: getBOMEncoding(body) ?? charset, mediaType, kind };
 }
 
 /**
- * UTF-8 goes through V8's native decoder (Buffer#toString: U+FFFD per maximal invalid subpart, as
- * the Encoding standard says), the BOM stripped; every other encoding through
+ * The text and its count of garbage characters (see {@link GARBAGE}).
+ *
+ * UTF-8 has the BOM stripped. ASCII bytes are copied as Latin-1, which reads them as the same
+ * characters without the decoder's work; other valid UTF-8 goes through {@link decodeValidUtf8};
+ * invalid UTF-8 through V8's native decoder (Buffer#toString: U+FFFD per maximal invalid
+ * subpart, as the Encoding standard says). Every other encoding goes through
  * {@link decodeWithEncoding}.
+ *
+ * Valid UTF-8 (most bodies; `isUtf8` is a native check) decodes one character per sequence with
+ * no U+FFFD of the decoder's own: its garbage characters are exactly its C0 control bytes and its
+ * encoded U+FFFDs, counted on the bytes ({@link countUtf8Garbage}) at a fraction of a regex
+ * scan over the text. Other text is scanned.
  */
-function decodeText(body: Uint8Array, charset: string): string {
+function decodeText(body: Uint8Array, charset: string): { text: string; garbage: number } {
   const bom = getBOMEncoding(body);
-  if (charset !== UTF8 || (bom !== null && bom !== UTF8)) return decodeWithEncoding(body, charset);
+  if (charset !== UTF8 || (bom !== null && bom !== UTF8)) {
+    const text = decodeWithEncoding(body, charset);
+    return { text, garbage: countGarbage(text) };
+  }
   const skip = bom === UTF8 ? 3 : 0;
-  return Buffer.from(body.buffer, body.byteOffset + skip, body.byteLength - skip).toString("utf8");
+  const bytes = Buffer.from(body.buffer, body.byteOffset + skip, body.byteLength - skip);
+  if (isAscii(bytes)) return { text: bytes.toString("latin1"), garbage: countUtf8Garbage(bytes) };
+  if (isUtf8(bytes)) return { text: decodeValidUtf8(bytes), garbage: countUtf8Garbage(bytes) };
+  const text = bytes.toString("utf8");
+  return { text, garbage: countGarbage(text) };
+}
+
+/**
+ * The text of valid UTF-8 bytes, by way of UTF-16 (`transcode`, then the UTF-16 bytes as a
+ * string): about twice as fast as V8's UTF-8 decoder on the corpus, on Node 20 and 22. Valid
+ * UTF-8 has one decoding, so the text is the same. `transcode` needs ICU (Node's builds and
+ * Lambda's have it); without it, V8's decoder.
+ */
+function decodeValidUtf8(bytes: Buffer): string {
+  let utf16: Buffer;
+  try {
+    utf16 = transcode(bytes, "utf8", "utf16le");
+  } catch {
+    return bytes.toString("utf8");
+  }
+  return utf16.toString("utf16le");
 }
 
 /** Splits a Content-Type header into its lower-cased media type and its charset label. */
@@ -242,12 +275,82 @@ function hasBinaryBytes(body: Uint8Array): boolean {
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
 const GARBAGE = /[\uFFFD\x00-\x08\x0B\x0E-\x1F]/g;
 
-function assertLooksLikeText(text: string, mediaType: string, charset: string): void {
-  if (text.length === 0) return;
+/** How many characters of `text` {@link GARBAGE} matches. */
+export function countGarbage(text: string): number {
   // A native regex scan: real text has next to no matches, so this costs one pass over the string.
   let garbage = 0;
   GARBAGE.lastIndex = 0;
   while (GARBAGE.exec(text) !== null) garbage++;
+  return garbage;
+}
+
+/** The UTF-8 encoding of U+FFFD. */
+const REPLACEMENT_BYTES = Buffer.from([0xef, 0xbf, 0xbd]);
+
+/**
+ * Per byte of the 32-bit word `x`, 0x80 where the byte is below `n` (n ≤ 128), else 0 (Bit
+ * Twiddling Hacks, "countless"): `bias` is `0x01010101 * (127 + n)`, each of whose bytes is at
+ * least each byte of `x & 0x7f7f7f7f`, so the subtraction never borrows across bytes.
+ */
+function bytesBelow(x: number, bias: number): number {
+  return (bias - (x & 0x7f7f7f7f)) & ~x & 0x80808080;
+}
+const BELOW_9 = Math.imul(0x01010101, 127 + 9);
+const BELOW_11 = Math.imul(0x01010101, 127 + 11);
+const BELOW_12 = Math.imul(0x01010101, 127 + 12);
+const BELOW_14 = Math.imul(0x01010101, 127 + 14);
+const BELOW_32 = Math.imul(0x01010101, 127 + 32);
+
+/** The garbage bytes of a word with a byte below 0x20: below 9, or 11, or 14 and up (not TAB, LF, FF, CR). */
+function garbageInWord(x: number): number {
+  const garbage = bytesBelow(x, BELOW_9) | (bytesBelow(x, BELOW_12) & ~bytesBelow(x, BELOW_11)) | (bytesBelow(x, BELOW_32) & ~bytesBelow(x, BELOW_14));
+  // One bit per garbage byte (bit 7 of its byte): move them to bit 0 and sum the bytes.
+  return Math.imul(garbage >>> 7, 0x01010101) >>> 24;
+}
+
+/** Whether a byte is one of {@link GARBAGE}'s C0 controls (0x00-0x08, 0x0B, 0x0E-0x1F). */
+function isGarbageByte(b: number): boolean {
+  return b < 0x20 && b !== 0x09 && b !== 0x0a && b !== 0x0c && b !== 0x0d;
+}
+
+/**
+ * The number of characters {@link GARBAGE} matches in the decoding of `bytes`, which must be
+ * valid UTF-8 without a BOM: each C0 control is its own byte (no other sequence holds a byte
+ * below 0x80) and each U+FFFD is the sequence EF BF BD. Four bytes at a time: a word without a
+ * byte below 0x20 (most words) is one test; in the others the garbage bytes are masked out
+ * exactly and counted.
+ */
+export function countUtf8Garbage(bytes: Buffer): number {
+  let count = 0;
+  const length = bytes.byteLength;
+  // Bytes before the first 4-byte boundary of the underlying buffer, then whole words, then the rest.
+  const head = (4 - (bytes.byteOffset & 3)) & 3;
+  if (length < head + 4) {
+    for (let i = 0; i < length; i++) if (isGarbageByte(bytes[i]!)) count++;
+    return count + countReplacements(bytes);
+  }
+  for (let i = 0; i < head; i++) if (isGarbageByte(bytes[i]!)) count++;
+  const words = new Int32Array(bytes.buffer, bytes.byteOffset + head, (length - head) >>> 2);
+  const n = words.length;
+  for (let w = 0; w < n; w++) {
+    const x = words[w]! | 0;
+    // bytesBelow(x, BELOW_32) written out with int32 literals (0x9f9f9f9f, 0x80808080): the
+    // loop's one test for most words, kept in integer arithmetic.
+    if ((((-0x60606061 - (x & 0x7f7f7f7f)) | 0) & ~x & -0x7f7f7f80) !== 0) count += garbageInWord(x);
+  }
+  for (let i = head + words.length * 4; i < length; i++) if (isGarbageByte(bytes[i]!)) count++;
+  return count + countReplacements(bytes);
+}
+
+/** How many times the UTF-8 encoding of U+FFFD occurs in `bytes` (never overlapping: EF is a lead byte). */
+function countReplacements(bytes: Buffer): number {
+  let count = 0;
+  for (let at = bytes.indexOf(REPLACEMENT_BYTES); at >= 0; at = bytes.indexOf(REPLACEMENT_BYTES, at + 3)) count++;
+  return count;
+}
+
+function assertLooksLikeText(text: string, garbage: number, mediaType: string, charset: string): void {
+  if (text.length === 0) return;
   if (garbage / text.length > MAX_GARBAGE_SHARE) {
     throw new WebgateError("decode_failed", `The ${mediaType} body does not decode as ${charset} text.`, {
       details: { content_type: mediaType, charset },

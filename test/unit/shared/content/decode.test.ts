@@ -1,6 +1,7 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import iconv from "iconv-lite";
-import { decodeBody, parseContentType, SUPPORTED_CHARSETS } from "../../../../shared/content/decode";
+import { MAX_GARBAGE_SHARE, countGarbage, countUtf8Garbage, decodeBody, parseContentType, SUPPORTED_CHARSETS } from "../../../../shared/content/decode";
 import { WebgateError } from "../../../../shared/errors";
 
 const utf8 = (s: string) => new TextEncoder().encode(s);
@@ -242,6 +243,64 @@ describe("decodeBody decode_failed", () => {
 
   it("an empty body is fine", () => {
     expect(decodeBody(new Uint8Array(0), "text/html")).toMatchObject({ text: "", charset: "UTF-8" });
+  });
+
+  // Characters around the garbage share's edge: every C0 control, U+FFFD, and the characters a
+  // byte count could mistake for them (multi-byte sequences, U+FFFC/U+FFFE beside U+FFFD).
+  const charPool = fc.constantFrom(
+    ..."\u0000\u0001\u0008\u0009\u000a\u000b\u000c\u000d\u000e\u001b\u001f\u0020\u007f\u0080\u00ff\u0100\ufffc\ufffd\ufffe\uffff".split(""),
+    "a", "é", "€", "日", "\u{1F600}", "<p>", "\r\n",
+  );
+  const text = fc.array(charPool, { maxLength: 60 }).map((chars) => chars.join(""));
+
+  it("counts the garbage of valid UTF-8 on its bytes exactly as the regex does on its text, at any alignment", () => {
+    fc.assert(
+      fc.property(text, fc.nat(7), (t, shift) => {
+        // Start the bytes at every offset of a word in a larger buffer.
+        const encoded = utf8(t);
+        const host = Buffer.alloc(encoded.length + 8);
+        host.set(encoded, shift);
+        const bytes = host.subarray(shift, shift + encoded.length);
+        expect(countUtf8Garbage(bytes)).toBe(countGarbage(t));
+      }),
+      { numRuns: 3_000 },
+    );
+  });
+
+  it("decodes any valid UTF-8 as the Encoding standard's decoder does (ASCII, Latin-1, BMP, astral; BOM or none)", () => {
+    fc.assert(
+      fc.property(fc.string({ unit: "binary", maxLength: 80 }), fc.constantFrom("", "\ufeff"), fc.constantFrom("a", "é", "日本", "\u{1F600}"), (t, bom, tail) => {
+        // Enough plain text that even a string of control characters stays under the garbage share.
+        const bytes = utf8(bom + "x".repeat(800) + t + tail);
+        expect(decodeBody(bytes, "text/plain; charset=utf-8").text).toBe(new TextDecoder().decode(bytes));
+      }),
+      { numRuns: 2_000 },
+    );
+  });
+
+  it("refuses a body exactly when its share of garbage characters is over the limit (valid UTF-8, ASCII, invalid UTF-8, a BOM)", () => {
+    const invalid = fc.constantFrom([0xff], [0xc3], [0xe2, 0x82], [0xed, 0xa0, 0x80], [0xf4, 0x90, 0x80, 0x80], [0xc0, 0xaf]);
+    const body = fc.tuple(fc.boolean(), fc.array(fc.oneof(text.map(utf8), invalid.map((b) => new Uint8Array(b))), { maxLength: 8 })).map(([bom, parts]) => {
+      const all = [...(bom ? [0xef, 0xbb, 0xbf] : [])];
+      for (const part of parts) all.push(...part);
+      return new Uint8Array(all);
+    });
+    fc.assert(
+      fc.property(body, (bytes) => {
+        const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+        const reference = new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes.subarray(bom));
+        const refused = reference.length > 0 && countGarbage(reference) / reference.length > MAX_GARBAGE_SHARE;
+        let out: string | null = null;
+        try {
+          out = decodeBody(bytes, "text/plain; charset=utf-8").text;
+        } catch (e) {
+          expect((e as WebgateError).code).toBe("decode_failed");
+        }
+        expect(out === null).toBe(refused);
+        if (out !== null) expect(out).toBe(reference);
+      }),
+      { numRuns: 3_000 },
+    );
   });
 });
 
