@@ -3,9 +3,26 @@
  * ({@link ApiFunction}) turns into NodejsFunction `bundling` props and that `npm run bench` turns
  * into esbuild JS API options, so the bundle the bench measures is the bundle CDK deploys.
  *
- * Only `import type` here: the bench loads this file without loading aws-cdk-lib.
+ * Nothing of aws-cdk-lib here (and esbuild's types only): the bench loads this file without loading either.
  */
+import { cpSync } from "node:fs";
+import path from "node:path";
 import type { BuildOptions } from "esbuild";
+
+/**
+ * Data that a dependency loads with `require()` on first use, shipped as a file beside
+ * `index.mjs` instead of inside it. esbuild leaves the request external (matched as the
+ * dependency writes it, before resolution) and the bundle's `require` (the banner's, made for
+ * `import.meta.url`) finds the file in the function's directory. The one entry: @exodus/bytes's
+ * tables of the CJK encodings (Shift_JIS, EUC-JP, ISO-2022-JP, EUC-KR, gb18030, GBK, Big5), 147 KB,
+ * a third of the minified fetch function until 2026-12-01, which every cold start read, compiled
+ * and scanned for the source map although a page in those encodings is rare; the first such page
+ * now reads the file. Every function's asset gets the files ({@link bundleDataFileCommands});
+ * the bench and the tests copy them with {@link copyBundleDataFiles}.
+ */
+export const BUNDLE_DATA_FILES = [
+  { request: "./multi-byte.encodings.json", source: "node_modules/@exodus/bytes/fallback/multi-byte.encodings.json" },
+] as const;
 
 /**
  * The bundling settings. NodejsFunction passes each to the esbuild CLI as
@@ -30,10 +47,9 @@ export const FUNCTION_BUNDLING = {
   // every cold start then loads the runtime's unbundled SDK from disk (dozens of CommonJS files,
   // plus Node's CommonJS export scan for the ESM import), which made the import 20-35 ms slower
   // than parsing the minified, tree-shaken copy. Bundled, the version is the one the tests ran
-  // against (3.1164), instead of whatever the runtime ships that month. Size is the one cost:
-  // search stays under issue 6's 600 KB once zod is tree-shaken everywhere; fetch misses the
-  // size target either way (iconv-lite's tables, see the docs).
-  externalModules: [] as string[],
+  // against (3.1164), instead of whatever the runtime ships that month. The only externals are
+  // the data files that ship beside the bundle ({@link BUNDLE_DATA_FILES}).
+  externalModules: BUNDLE_DATA_FILES.map((file) => file.request) as string[],
   // Modules a dependency loads but webgate never runs, replaced by a stub that throws
   // (infra/bundle-stubs/unused-module.ts says why each is unused): 230 KB of domino, and its
   // start-up work at every cold start. The AWS SDK's credential sources that a Lambda function
@@ -53,6 +69,26 @@ export const FUNCTION_BUNDLING = {
     "@aws-sdk/credential-provider-web-identity": "./infra/bundle-stubs/unused-credential-providers.ts",
   },
 } as const;
+
+/** Where a data file goes in the function's directory: the name its request asks for. */
+function dataFileName(file: (typeof BUNDLE_DATA_FILES)[number]): string {
+  return path.posix.basename(file.request);
+}
+
+/** Shell commands (run by NodejsFunction in the project root) that put {@link BUNDLE_DATA_FILES} in an asset. */
+export function bundleDataFileCommands(inputDir: string, outputDir: string): string[] {
+  return BUNDLE_DATA_FILES.map((file) => `cp ${shellQuote(`${inputDir}/${file.source}`)} ${shellQuote(`${outputDir}/${dataFileName(file)}`)}`);
+}
+
+/** Copies {@link BUNDLE_DATA_FILES} beside a bundle built with {@link esbuildOptions} into `outDir`. */
+export function copyBundleDataFiles(projectRoot: string, outDir: string): void {
+  for (const file of BUNDLE_DATA_FILES) cpSync(path.join(projectRoot, file.source), path.join(outDir, dataFileName(file)));
+}
+
+/** `s` as one single-quoted shell word. */
+function shellQuote(s: string): string {
+  return `'${s.replaceAll("'", `'\\''`)}'`;
+}
 
 /** The file name NodejsFunction gives the bundle for {@link FUNCTION_BUNDLING}'s format. */
 export const BUNDLE_FILE_NAME = FUNCTION_BUNDLING.format === "esm" ? "index.mjs" : "index.js";
@@ -120,25 +156,24 @@ export function pdfWorkerEsbuildOptions(projectRoot: string, outDir: string): Bu
 /** Shell commands (run by NodejsFunction in the project root) that add the PDF worker to an asset. */
 export function pdfWorkerCommands(inputDir: string, outputDir: string): string[] {
   const b = FUNCTION_BUNDLING;
-  const q = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
   const esbuild = [
-    q(`${inputDir}/node_modules/.bin/esbuild`),
+    shellQuote(`${inputDir}/node_modules/.bin/esbuild`),
     "--bundle",
-    q(`${inputDir}/${PDF_WORKER_BUNDLE.entry}`),
+    shellQuote(`${inputDir}/${PDF_WORKER_BUNDLE.entry}`),
     `--target=${b.target}`,
     "--platform=node",
     `--format=${b.format}`,
-    q(`--outfile=${outputDir}/${PDF_WORKER_BUNDLE.outFile}`),
+    shellQuote(`--outfile=${outputDir}/${PDF_WORKER_BUNDLE.outFile}`),
     ...(b.minify ? ["--minify"] : []),
     ...(b.sourceMap ? ["--sourcemap"] : []),
     ...(b.sourcesContent ? [] : ["--sources-content=false"]),
     `--main-fields=${b.mainFields.join(",")}`,
-    q(`--banner:js=${b.banner}`),
+    shellQuote(`--banner:js=${b.banner}`),
     "--log-level=warning",
   ].join(" ");
   return [
     esbuild,
-    `mkdir -p ${q(`${outputDir}/${PDF_WORKER_BUNDLE.cMapDir}`)}`,
-    `cp ${q(`${inputDir}/${PDF_WORKER_BUNDLE.cMapSource}`)}/*.bcmap ${q(`${outputDir}/${PDF_WORKER_BUNDLE.cMapDir}/`)}`,
+    `mkdir -p ${shellQuote(`${outputDir}/${PDF_WORKER_BUNDLE.cMapDir}`)}`,
+    `cp ${shellQuote(`${inputDir}/${PDF_WORKER_BUNDLE.cMapSource}`)}/*.bcmap ${shellQuote(`${outputDir}/${PDF_WORKER_BUNDLE.cMapDir}/`)}`,
   ];
 }

@@ -10,7 +10,7 @@
 import ipaddr from "ipaddr.js";
 import * as z from "zod";
 import { checkCidrEntry, checkDomainEntry, isPort, type EntryCheck } from "./guard/policy-entries";
-import { PROVIDER_NAMES, type ProviderName } from "./search/schema";
+import { PROVIDER_NAMES, type ProviderName } from "./search/provider-names";
 
 export const ENV = {
   // /fetch limits and policy.
@@ -83,7 +83,22 @@ export const DEFAULTS = {
 // variables' strings; the CDK environments (infra/environments.ts) feed them cdk.json's values.
 // Each message is a phrase about the value ("must be a whole number from 0 to 20"); the
 // variable and the value are put in front of it by whoever reports the problem.
+//
+// Every schema here is built on first use, not at import: a function's cold start parses the
+// handful of variables its environment sets, and building the schemas of all the others too
+// (some 230 zod objects, each with its methods bound) cost every cold start time for nothing
+// (docs/performance.md, Function bundles).
 // ---------------------------------------------------------------------------------------------
+
+/** An object whose each property is built by its factory on first read, then kept. */
+function lazyFields<T extends Record<string, () => object>>(factories: T): { readonly [K in keyof T]: ReturnType<T[K]> } {
+  const fields = {} as { [K in keyof T]: ReturnType<T[K]> };
+  for (const name of Object.keys(factories) as Array<keyof T>) {
+    let built: ReturnType<T[typeof name]> | undefined;
+    Object.defineProperty(fields, name, { enumerable: true, get: () => (built ??= factories[name]!() as ReturnType<T[typeof name]>) });
+  }
+  return fields;
+}
 
 /** A whole number in [min, max]; every way to miss it gets the same message. */
 function wholeNumber(min: number, max: number) {
@@ -134,47 +149,50 @@ function isLoopbackHost(hostname: string): boolean {
 const providerNames = PROVIDER_NAMES.join(", ");
 
 /** A provider name in any case, as the lower-case name. */
-const providerName = z
-  .string()
-  .trim()
-  .toLowerCase()
-  .pipe(z.enum(PROVIDER_NAMES, { error: `must be one of ${providerNames}` }));
+const providerName = () =>
+  z
+    .string()
+    .trim()
+    .toLowerCase()
+    .pipe(z.enum(PROVIDER_NAMES, { error: `must be one of ${providerNames}` }));
 
 /**
  * The settings' field schemas, shared by the runtime environment parser and the CDK
- * environments: a value one accepts is a value the other accepts.
+ * environments: a value one accepts is a value the other accepts. Each is built on first read.
  */
-export const CONFIG_FIELDS = {
-  fetchTimeoutMs: wholeNumber(1_000, 120_000),
-  connectTimeoutMs: wholeNumber(100, 60_000),
-  maxResponseBytes: wholeNumber(1_024, 52_428_800),
-  maxRedirects: wholeNumber(0, 20),
-  cacheTtlSeconds: wholeNumber(60, 604_800),
-  localPort: wholeNumber(0, 65_535),
+export const CONFIG_FIELDS = lazyFields({
+  fetchTimeoutMs: () => wholeNumber(1_000, 120_000),
+  connectTimeoutMs: () => wholeNumber(100, 60_000),
+  maxResponseBytes: () => wholeNumber(1_024, 52_428_800),
+  maxRedirects: () => wholeNumber(0, 20),
+  cacheTtlSeconds: () => wholeNumber(60, 604_800),
+  localPort: () => wholeNumber(0, 65_535),
   /** robots.txt policy, any case. */
-  robots: z
-    .string()
-    .trim()
-    .toLowerCase()
-    .pipe(z.enum(["respect", "ignore"], { error: "must be respect or ignore" })),
-  pdfMaxPages: wholeNumber(1, 10_000),
-  urlSecretCheck: z
-    .string()
-    .trim()
-    .toLowerCase()
-    .pipe(z.enum(["refuse", "flag", "off"], { error: "must be refuse, flag or off" })),
-  renderWaitMs: wholeNumber(0, 30_000),
-  renderConcurrency: wholeNumber(1, 16),
+  robots: () =>
+    z
+      .string()
+      .trim()
+      .toLowerCase()
+      .pipe(z.enum(["respect", "ignore"], { error: "must be respect or ignore" })),
+  pdfMaxPages: () => wholeNumber(1, 10_000),
+  urlSecretCheck: () =>
+    z
+      .string()
+      .trim()
+      .toLowerCase()
+      .pipe(z.enum(["refuse", "flag", "off"], { error: "must be refuse, flag or off" })),
+  renderWaitMs: () => wholeNumber(0, 30_000),
+  renderConcurrency: () => wholeNumber(1, 16),
   /** `example.com` or `*.example.com` entries, normalized (lower-case punycode, no trailing dot). */
-  domainList: z.array(checkedEntry(checkDomainEntry)),
+  domainList: () => z.array(checkedEntry(checkDomainEntry)),
   /** Canonical address ranges, normalized. */
-  cidrList: z.array(checkedEntry(checkCidrEntry)),
+  cidrList: () => z.array(checkedEntry(checkCidrEntry)),
   providerName,
   /** Known provider names (any case), each at most once, at least one. */
-  searchOrder: z.array(z.string()).transform((raw, ctx) => {
+  searchOrder: () => z.array(z.string()).transform((raw, ctx) => {
     const order: ProviderName[] = [];
     for (const entry of raw) {
-      const parsed = providerName.safeParse(entry);
+      const parsed = CONFIG_FIELDS.providerName.safeParse(entry);
       if (!parsed.success) {
         ctx.issues.push({ code: "custom", input: raw, message: `"${entry.slice(0, 40)}" is not a provider (one of ${providerNames})` });
       } else if (order.includes(parsed.data)) {
@@ -190,24 +208,27 @@ export const CONFIG_FIELDS = {
    * A SearXNG instance: https, or http only on a loopback host (127.0.0.0/8, ::1, localhost),
    * without user name or password.
    */
-  searxngUrl: checkedUrl("https (or http on a loopback host)", (url) =>
-    url.protocol === "http:" && !isLoopbackHost(url.hostname)
-      ? "plain http is allowed only on a loopback host (127.0.0.0/8, ::1, localhost); use https"
-      : undefined,
-  ),
+  searxngUrl: () =>
+    checkedUrl("https (or http on a loopback host)", (url) =>
+      url.protocol === "http:" && !isLoopbackHost(url.hostname)
+        ? "plain http is allowed only on a loopback host (127.0.0.0/8, ::1, localhost); use https"
+        : undefined,
+    ),
   /** A provider endpoint override: an http(s) URL without credentials. */
-  endpoint: checkedUrl("http or https"),
+  endpoint: () => checkedUrl("http or https"),
   /**
    * A model id as the Messages API names them (claude-haiku-4-5, claude-3-5-haiku-20241022) and
    * as proxies do (with a provider prefix, a version suffix after @ or :).
    */
-  anthropicModel: z
-    .string()
-    .regex(/^[A-Za-z0-9][A-Za-z0-9._:@/-]{0,127}$/, "must be a model id such as claude-haiku-4-5 (letters, digits and . _ : @ / -, at most 128)"),
-} as const;
+  anthropicModel: () =>
+    z
+      .string()
+      .regex(/^[A-Za-z0-9][A-Za-z0-9._:@/-]{0,127}$/, "must be a model id such as claude-haiku-4-5 (letters, digits and . _ : @ / -, at most 128)"),
+});
 
 // ---------------------------------------------------------------------------------------------
-// The environment: strings in, the field schemas above applied.
+// The environment: strings in, the field schemas above applied. Like the field schemas, each
+// variable's schema is built only when the environment sets the variable.
 // ---------------------------------------------------------------------------------------------
 
 /** Decimal digits only (no sign, exponent or hex), then the field's range. */
@@ -218,71 +239,85 @@ const envWhole = (field: z.ZodType<number, number>) =>
     .transform((v) => (/^\d+$/.test(v) ? Number(v) : Number.NaN))
     .pipe(field);
 
-const envList = z.string().transform((value) => value.split(",").map((item) => item.trim()).filter((item) => item.length > 0));
+const envList = () => z.string().transform((value) => value.split(",").map((item) => item.trim()).filter((item) => item.length > 0));
 
-const envPorts = envList.pipe(
-  z.array(
-    z.string().transform((entry, ctx) => {
-      const port = /^\d+$/.test(entry) ? Number(entry) : Number.NaN;
-      if (isPort(port)) return port;
-      ctx.issues.push({ code: "custom", input: entry, message: `"${entry.slice(0, 20)}" is not a port from 1 to 65535` });
-      return z.NEVER;
-    }),
-  ),
-);
+const envPorts = () =>
+  envList().pipe(
+    z.array(
+      z.string().transform((entry, ctx) => {
+        const port = /^\d+$/.test(entry) ? Number(entry) : Number.NaN;
+        if (isPort(port)) return port;
+        ctx.issues.push({ code: "custom", input: entry, message: `"${entry.slice(0, 20)}" is not a port from 1 to 65535` });
+        return z.NEVER;
+      }),
+    ),
+  );
 
-const envBool = z
-  .string()
-  .trim()
-  .toLowerCase()
-  .refine((v) => v === "true" || v === "false" || v === "1" || v === "0" || v === "", "must be true or false")
-  .transform((v) => v === "true" || v === "1");
+const envBool = () =>
+  z
+    .string()
+    .trim()
+    .toLowerCase()
+    .refine((v) => v === "true" || v === "false" || v === "1" || v === "0" || v === "", "must be true or false")
+    .transform((v) => v === "true" || v === "1");
 
 /** A string variable where empty means unset. */
-const optionalNonEmpty = z
-  .string()
-  .trim()
-  .transform((v) => (v === "" ? undefined : v));
+const optionalNonEmpty = () =>
+  z
+    .string()
+    .trim()
+    .transform((v) => (v === "" ? undefined : v));
 
 /** A variable whose empty value means unset, then the field schema. */
-const envOptional = <T>(field: z.ZodType<T, string>) => optionalNonEmpty.pipe(field.optional());
+const envOptional = <T>(field: z.ZodType<T, string>) => optionalNonEmpty().pipe(field.optional());
 
-const envSchema = z.object({
-  [ENV.FETCH_TIMEOUT_MS]: envWhole(CONFIG_FIELDS.fetchTimeoutMs).optional(),
-  [ENV.CONNECT_TIMEOUT_MS]: envWhole(CONFIG_FIELDS.connectTimeoutMs).optional(),
-  [ENV.MAX_RESPONSE_BYTES]: envWhole(CONFIG_FIELDS.maxResponseBytes).optional(),
-  [ENV.MAX_REDIRECTS]: envWhole(CONFIG_FIELDS.maxRedirects).optional(),
-  [ENV.ALLOWED_DOMAINS]: envList.pipe(CONFIG_FIELDS.domainList).optional(),
-  [ENV.BLOCKED_DOMAINS]: envList.pipe(CONFIG_FIELDS.domainList).optional(),
-  [ENV.ALLOWED_PORTS]: envPorts.optional(),
-  [ENV.BLOCKED_CIDRS]: envList.pipe(CONFIG_FIELDS.cidrList).optional(),
-  [ENV.ALLOW_LOCALHOST]: envBool.optional(),
-  [ENV.URL_SECRET_CHECK]: CONFIG_FIELDS.urlSecretCheck.optional(),
-  [ENV.ROBOTS]: CONFIG_FIELDS.robots.optional(),
-  [ENV.PDF_MAX_PAGES]: envWhole(CONFIG_FIELDS.pdfMaxPages).optional(),
-  [ENV.TABLE_NAME]: optionalNonEmpty.optional(),
-  [ENV.DYNAMODB_ENDPOINT]: optionalNonEmpty.optional(),
-  [ENV.CACHE_TTL_S]: envWhole(CONFIG_FIELDS.cacheTtlSeconds).optional(),
-  [ENV.SEARCH_PROVIDER]: envOptional(CONFIG_FIELDS.providerName).optional(),
-  [ENV.PROVIDER_SECRET_ARN]: optionalNonEmpty.optional(),
-  [ENV.BRAVE_API_KEY]: optionalNonEmpty.optional(),
-  [ENV.TAVILY_API_KEY]: optionalNonEmpty.optional(),
-  [ENV.SEARXNG_URL]: envOptional(CONFIG_FIELDS.searxngUrl).optional(),
-  [ENV.BRAVE_ENDPOINT]: envOptional(CONFIG_FIELDS.endpoint).optional(),
-  [ENV.TAVILY_ENDPOINT]: envOptional(CONFIG_FIELDS.endpoint).optional(),
-  [ENV.ANTHROPIC_API_KEY]: optionalNonEmpty.optional(),
-  [ENV.OLLAMA_API_KEY]: optionalNonEmpty.optional(),
-  [ENV.ANTHROPIC_ENDPOINT]: envOptional(CONFIG_FIELDS.endpoint).optional(),
-  [ENV.ANTHROPIC_MODEL]: envOptional(CONFIG_FIELDS.anthropicModel).optional(),
-  [ENV.OLLAMA_ENDPOINT]: envOptional(CONFIG_FIELDS.endpoint).optional(),
-  [ENV.SEARCH_ORDER]: envList.pipe(CONFIG_FIELDS.searchOrder).optional(),
-  [ENV.RENDER_WAIT_MS]: envWhole(CONFIG_FIELDS.renderWaitMs).optional(),
-  [ENV.RENDER_CONCURRENCY]: envWhole(CONFIG_FIELDS.renderConcurrency).optional(),
-  [ENV.CHROMIUM_PATH]: optionalNonEmpty.optional(),
-  [ENV.RENDER_FUNCTION_NAME]: optionalNonEmpty.optional(),
-  [ENV.API_KEYS]: envList.optional(),
-  [ENV.PORT]: envWhole(CONFIG_FIELDS.localPort).optional(),
-});
+/** Each variable's schema, in the order its problems are reported. */
+const ENV_FIELDS = {
+  [ENV.FETCH_TIMEOUT_MS]: () => envWhole(CONFIG_FIELDS.fetchTimeoutMs).optional(),
+  [ENV.CONNECT_TIMEOUT_MS]: () => envWhole(CONFIG_FIELDS.connectTimeoutMs).optional(),
+  [ENV.MAX_RESPONSE_BYTES]: () => envWhole(CONFIG_FIELDS.maxResponseBytes).optional(),
+  [ENV.MAX_REDIRECTS]: () => envWhole(CONFIG_FIELDS.maxRedirects).optional(),
+  [ENV.ALLOWED_DOMAINS]: () => envList().pipe(CONFIG_FIELDS.domainList).optional(),
+  [ENV.BLOCKED_DOMAINS]: () => envList().pipe(CONFIG_FIELDS.domainList).optional(),
+  [ENV.ALLOWED_PORTS]: () => envPorts().optional(),
+  [ENV.BLOCKED_CIDRS]: () => envList().pipe(CONFIG_FIELDS.cidrList).optional(),
+  [ENV.ALLOW_LOCALHOST]: () => envBool().optional(),
+  [ENV.URL_SECRET_CHECK]: () => CONFIG_FIELDS.urlSecretCheck.optional(),
+  [ENV.ROBOTS]: () => CONFIG_FIELDS.robots.optional(),
+  [ENV.PDF_MAX_PAGES]: () => envWhole(CONFIG_FIELDS.pdfMaxPages).optional(),
+  [ENV.TABLE_NAME]: () => optionalNonEmpty().optional(),
+  [ENV.DYNAMODB_ENDPOINT]: () => optionalNonEmpty().optional(),
+  [ENV.CACHE_TTL_S]: () => envWhole(CONFIG_FIELDS.cacheTtlSeconds).optional(),
+  [ENV.SEARCH_PROVIDER]: () => envOptional(CONFIG_FIELDS.providerName).optional(),
+  [ENV.PROVIDER_SECRET_ARN]: () => optionalNonEmpty().optional(),
+  [ENV.BRAVE_API_KEY]: () => optionalNonEmpty().optional(),
+  [ENV.TAVILY_API_KEY]: () => optionalNonEmpty().optional(),
+  [ENV.SEARXNG_URL]: () => envOptional(CONFIG_FIELDS.searxngUrl).optional(),
+  [ENV.BRAVE_ENDPOINT]: () => envOptional(CONFIG_FIELDS.endpoint).optional(),
+  [ENV.TAVILY_ENDPOINT]: () => envOptional(CONFIG_FIELDS.endpoint).optional(),
+  [ENV.ANTHROPIC_API_KEY]: () => optionalNonEmpty().optional(),
+  [ENV.OLLAMA_API_KEY]: () => optionalNonEmpty().optional(),
+  [ENV.ANTHROPIC_ENDPOINT]: () => envOptional(CONFIG_FIELDS.endpoint).optional(),
+  [ENV.ANTHROPIC_MODEL]: () => envOptional(CONFIG_FIELDS.anthropicModel).optional(),
+  [ENV.OLLAMA_ENDPOINT]: () => envOptional(CONFIG_FIELDS.endpoint).optional(),
+  [ENV.SEARCH_ORDER]: () => envList().pipe(CONFIG_FIELDS.searchOrder).optional(),
+  [ENV.RENDER_WAIT_MS]: () => envWhole(CONFIG_FIELDS.renderWaitMs).optional(),
+  [ENV.RENDER_CONCURRENCY]: () => envWhole(CONFIG_FIELDS.renderConcurrency).optional(),
+  [ENV.CHROMIUM_PATH]: () => optionalNonEmpty().optional(),
+  [ENV.RENDER_FUNCTION_NAME]: () => optionalNonEmpty().optional(),
+  [ENV.API_KEYS]: () => envList().optional(),
+  [ENV.PORT]: () => envWhole(CONFIG_FIELDS.localPort).optional(),
+} satisfies Record<EnvName, () => z.ZodType<unknown, string | undefined>>;
+
+/** The parsed environment: each variable's value as its schema outputs it, or absent. */
+type EnvValues = { [K in keyof typeof ENV_FIELDS]?: z.output<ReturnType<(typeof ENV_FIELDS)[K]>> };
+
+/** One object schema over the variables that are set (an unset one is `undefined` either way). */
+function envSchemaFor(known: Record<string, string>): z.ZodType<EnvValues, Record<string, string>> {
+  const shape: Record<string, z.ZodType<unknown, string | undefined>> = {};
+  for (const [name, field] of Object.entries(ENV_FIELDS)) if (known[name] !== undefined) shape[name] = field();
+  return z.object(shape) as unknown as z.ZodType<EnvValues, Record<string, string>>;
+}
 
 /** Variables whose values never appear in a problem (keys travel as secrets). */
 const SECRET_VARIABLES: ReadonlySet<string> = new Set([ENV.BRAVE_API_KEY, ENV.TAVILY_API_KEY, ENV.ANTHROPIC_API_KEY, ENV.OLLAMA_API_KEY, ENV.API_KEYS]);
@@ -384,7 +419,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     const value = env[name];
     if (value !== undefined) known[name] = value;
   }
-  const parsed = envSchema.safeParse(known);
+  const parsed = envSchemaFor(known).safeParse(known);
   const problems: string[] = [];
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {

@@ -11,7 +11,7 @@ import * as nodejs from "aws-cdk-lib/aws-lambda-nodejs";
 import * as logs from "aws-cdk-lib/aws-logs";
 import { Construct } from "constructs";
 import { METRICS_NAMESPACE } from "../../shared/observability/metric-names";
-import { FUNCTION_BUNDLING } from "../bundling";
+import { FUNCTION_BUNDLING, bundleDataFileCommands } from "../bundling";
 
 /** The actions of AWS's AWSLambdaVPCAccessExecutionRole: ENI management for VPC functions. */
 export const VPC_ENI_ACTIONS = [
@@ -173,9 +173,12 @@ export class ApiFunction extends Construct {
         ...(props.nodeModules && props.nodeModules.length > 0 ? { nodeModules: [...props.nodeModules], environment: NODE_MODULES_INSTALL_ENV } : {}),
         // NodejsFunction has no alias prop; esbuildArgs passes each as `--alias:from=to`.
         esbuildArgs: { "--alias": Object.entries(FUNCTION_BUNDLING.alias).map(([from, to]) => `${from}=${to}`) },
-        ...(props.afterBundling === undefined
-          ? {}
-          : { commandHooks: { beforeBundling: () => [], beforeInstall: () => [], afterBundling: props.afterBundling } }),
+        // Every asset gets the data files the bundles load from beside index.mjs (infra/bundling.ts).
+        commandHooks: {
+          beforeBundling: () => [],
+          beforeInstall: () => [],
+          afterBundling: (inputDir, outputDir) => [...bundleDataFileCommands(inputDir, outputDir), ...(props.afterBundling?.(inputDir, outputDir) ?? [])],
+        },
       },
     });
     Validations.of(this.function).acknowledge({

@@ -12,7 +12,7 @@ import { loadavg } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { build, type Metafile } from "esbuild";
-import { BUNDLE_FILE_NAME, esbuildOptions } from "../../infra/bundling";
+import { BUNDLE_FILE_NAME, copyBundleDataFiles, esbuildOptions } from "../../infra/bundling";
 import { ENV } from "../../shared/config";
 import { METRICS_NAMESPACE } from "../../shared/observability/metric-names";
 import type { BenchSection } from "./bench-section";
@@ -54,7 +54,7 @@ export const BUNDLE_TARGETS = { maxKb: 600, maxImportOverEmptyMs: 80 } as const;
 interface Variant {
   name: string;
   route: "fetch" | "search" | "mcp" | null;
-  /** Overrides the shared externals (the SDK-external comparison). */
+  /** Added to the shared externals (the SDK-external comparison). */
   external?: string[];
   /** Runs without NODE_OPTIONS=--enable-source-maps (comparison). */
   noSourceMaps?: boolean;
@@ -161,7 +161,8 @@ export async function benchBundles(options: BundleBenchOptions): Promise<{ secti
       writeFileSync(outfile, "export const handler = async () => ({ statusCode: 200, body: '' });\n");
     } else {
       const base = esbuildOptions(path.join(options.repoRoot, "functions", variant.route, "handler.ts"), outfile, options.repoRoot);
-      const result = await build({ ...base, ...(variant.external ? { external: variant.external } : {}), metafile: true, logLevel: "warning" });
+      const result = await build({ ...base, ...(variant.external ? { external: [...(base.external ?? []), ...variant.external] } : {}), metafile: true, logLevel: "warning" });
+      copyBundleDataFiles(options.repoRoot, dir);
       const output = Object.entries(result.metafile.outputs).find(([name]) => name.endsWith(BUNDLE_FILE_NAME))![1];
       bytes = output.bytes;
       top = topContributors(output.inputs, 8);

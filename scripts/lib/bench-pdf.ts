@@ -18,7 +18,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { build } from "esbuild";
 import { PDFDocument, StandardFonts } from "pdf-lib";
-import { BUNDLE_FILE_NAME, PDF_WORKER_BUNDLE, esbuildOptions, pdfWorkerEsbuildOptions } from "../../infra/bundling";
+import { BUNDLE_FILE_NAME, PDF_WORKER_BUNDLE, copyBundleDataFiles, esbuildOptions, pdfWorkerEsbuildOptions } from "../../infra/bundling";
 import { generateArticleHtml } from "./article-html";
 import { coldImport, lambdaEnv } from "./bench-bundle";
 import type { BenchSection } from "./bench-section";
@@ -125,6 +125,8 @@ export async function benchPdf(options: PdfBenchOptions): Promise<{ section: Ben
   const worker = await build({ ...pdfWorkerEsbuildOptions(options.repoRoot, dir), metafile: true, logLevel: "warning" });
   const workerBytes = Object.entries(worker.metafile.outputs).find(([name]) => name.endsWith(PDF_WORKER_BUNDLE.outFile))![1].bytes;
   cpSync(path.join(options.repoRoot, PDF_WORKER_BUNDLE.cMapSource), path.join(dir, PDF_WORKER_BUNDLE.cMapDir), { recursive: true });
+  copyBundleDataFiles(options.repoRoot, handlerDir);
+  copyBundleDataFiles(options.repoRoot, dir);
 
   const files: string[] = [];
   const sizes: number[] = [];

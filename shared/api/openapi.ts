@@ -138,7 +138,7 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): JsonObject {
         SearchRequest: { required: true, content: { "application/json": { schema: schemaOf(searchRequestSchema, "input") } } },
       },
       schemas: {
-        FetchResponse: schemaOf(fetchResponseSchema, "output"),
+        FetchResponse: schemaOf(fetchResponseSchema(), "output"),
         SearchResponse: schemaOf(searchResponseSchema, "output"),
         Error: schemaOf(errorBodySchema, "output"),
         Forbidden: schemaOf(forbiddenBodySchema, "output"),

@@ -4,6 +4,7 @@
  * accept exactly the same requests.
  */
 import * as z from "zod";
+import { once } from "../once";
 import { OUTPUT_FORMATS, extractorSchema, redirectHopSchema } from "../snapshot/snapshot-meta";
 
 export const FETCH_LIMITS = {
@@ -72,15 +73,18 @@ export function fromQuery(query: Record<string, string>): Record<string, unknown
   );
 }
 
-const redirectHopResponseSchema = redirectHopSchema.extend({
+const redirectHopResponseSchema = once(() => redirectHopSchema.extend({
   status: z.number().int().min(300).max(399).describe("Its redirect status (301, 302, 303, 307 or 308)."),
-});
+}));
 
-/** The 200 answer of /fetch. The OpenAPI document is generated from this schema. */
-export const fetchResponseSchema = z.strictObject({
+/**
+ * The 200 answer of /fetch. The OpenAPI document and the MCP tool's output schema are generated
+ * from this schema; a request never parses it, so it is built on first use, not at every cold start.
+ */
+export const fetchResponseSchema = once(() => z.strictObject({
   url: z.string().describe("The requested URL as the guard normalized it (http upgraded to https, fragment dropped)."),
   final_url: z.string().describe("The URL the content came from, after redirects."),
-  redirects: z.array(redirectHopResponseSchema).describe("Every redirect followed, in order."),
+  redirects: z.array(redirectHopResponseSchema()).describe("Every redirect followed, in order."),
   status: z.number().int().min(200).max(299).describe("The origin's HTTP status for the final URL (2xx: other statuses are errors)."),
   content_type: z.string().describe("The media type the content was read as."),
   charset: z.string().describe("The WHATWG encoding used to decode the body."),
@@ -112,6 +116,6 @@ export const fetchResponseSchema = z.strictObject({
     .array(z.string())
     .optional()
     .describe("Present when something about the request deserves a look; `url_looks_like_secret`: the URL's path or query looks like it carries a key or token (WEBGATE_URL_SECRET_CHECK=flag)."),
-});
+}));
 
-export type FetchResponse = z.infer<typeof fetchResponseSchema>;
+export type FetchResponse = z.infer<ReturnType<typeof fetchResponseSchema>>;

@@ -75,5 +75,5 @@ function successOrError(success: z.ZodType): z.ZodType {
     .meta({ anyOf: [branch(success), branch(toolErrorSchema)] });
 }
 
-export const webFetchOutputSchema = successOrError(fetchResponseSchema);
+export const webFetchOutputSchema = successOrError(fetchResponseSchema());
 export const webSearchOutputSchema = successOrError(searchResponseSchema);

@@ -21,7 +21,7 @@ export type RenderHandler = (event: unknown) => Promise<RenderResult>;
 export function createRenderHandler(deps: RenderRouteDeps): RenderHandler {
   return async (event) => {
     const started = performance.now();
-    const parsed = renderRequestSchema.safeParse(event);
+    const parsed = renderRequestSchema().safeParse(event);
     if (!parsed.success) {
       return encodeRenderResult({ error: new WebgateError("invalid_request", "The render request is not { url, waitMs, timeoutMs }.") });
     }

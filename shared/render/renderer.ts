@@ -7,6 +7,7 @@
 import { gunzipSync, gzipSync } from "node:zlib";
 import * as z from "zod";
 import { ERROR_TABLE, WebgateError, isWebgateError, type ErrorCode } from "../errors";
+import { once } from "../once";
 import { redirectHopSchema, type RedirectHop } from "../snapshot/snapshot-meta";
 
 export interface RenderRequest {
@@ -96,33 +97,43 @@ export function unavailableRenderer(message: string): Renderer {
 }
 
 // The render function's payload. The DOM travels gzipped and base64-encoded: Lambda's response
-// limit is 6 MB, and a 5 MB page written as a JSON string could exceed it.
-const pageSchema = z.object({
-  url: z.string(),
-  finalUrl: z.string(),
-  redirects: z.array(redirectHopSchema),
-  status: z.number().int(),
-  contentType: z.string(),
-  bodyGzipBase64: z.string(),
-  rendered: z.boolean(),
-  truncated: z.enum(RENDER_TRUNCATIONS).nullable(),
-  proxyBytes: z.number().int().min(0),
-  elapsedMs: z.number().min(0),
+// limit is 6 MB, and a 5 MB page written as a JSON string could exceed it. Built on first use:
+// the fetch function decodes a payload only when it renders.
+const renderPayloadSchemas = once(() => {
+  const pageSchema = z.object({
+    url: z.string(),
+    finalUrl: z.string(),
+    redirects: z.array(redirectHopSchema),
+    status: z.number().int(),
+    contentType: z.string(),
+    bodyGzipBase64: z.string(),
+    rendered: z.boolean(),
+    truncated: z.enum(RENDER_TRUNCATIONS).nullable(),
+    proxyBytes: z.number().int().min(0),
+    elapsedMs: z.number().min(0),
+  });
+  const errorSchema = z.object({
+    code: z.string(),
+    message: z.string(),
+    retryable: z.boolean(),
+    details: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])),
+  });
+  return {
+    result: z.union([z.object({ ok: z.literal(true), page: pageSchema }), z.object({ ok: z.literal(false), error: errorSchema })]),
+    request: z.strictObject({
+      url: z.string().min(1).max(10_000),
+      waitMs: z.number().int().min(0).max(60_000),
+      timeoutMs: z.number().int().min(1).max(120_000),
+    }),
+  };
 });
-const errorSchema = z.object({
-  code: z.string(),
-  message: z.string(),
-  retryable: z.boolean(),
-  details: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])),
-});
-export const renderResultSchema = z.union([z.object({ ok: z.literal(true), page: pageSchema }), z.object({ ok: z.literal(false), error: errorSchema })]);
-export type RenderResult = z.infer<typeof renderResultSchema>;
 
-export const renderRequestSchema = z.strictObject({
-  url: z.string().min(1).max(10_000),
-  waitMs: z.number().int().min(0).max(60_000),
-  timeoutMs: z.number().int().min(1).max(120_000),
-});
+/** The render function's answer: `{ ok: true, page }` or `{ ok: false, error }`. */
+export const renderResultSchema = (): ReturnType<typeof renderPayloadSchemas>["result"] => renderPayloadSchemas().result;
+export type RenderResult = z.infer<ReturnType<typeof renderResultSchema>>;
+
+/** What the render function is invoked with: a {@link RenderRequest}. */
+export const renderRequestSchema = (): ReturnType<typeof renderPayloadSchemas>["request"] => renderPayloadSchemas().request;
 
 /** A render outcome as the render function answers it. Unknown errors become `internal`. */
 export function encodeRenderResult(outcome: { page: RenderedPage } | { error: unknown }): RenderResult {
@@ -143,7 +154,7 @@ export function encodeRenderResult(outcome: { page: RenderedPage } | { error: un
  *   is not a render result or a body over `maxBodyBytes`.
  */
 export function decodeRenderResult(payload: unknown, maxBodyBytes: number): RenderedPage {
-  const parsed = renderResultSchema.safeParse(payload);
+  const parsed = renderResultSchema().safeParse(payload);
   if (!parsed.success) throw new WebgateError("render_unavailable", "The render function gave an answer that is not a render result.");
   const result = parsed.data;
   if (!result.ok) {

@@ -21,6 +21,7 @@
  * search billed before a later failure is still counted.
  */
 import * as z from "zod";
+import { once } from "../once";
 import { WebgateError } from "../errors";
 import type { HttpResponse, TrustedHttpClient } from "../http/types";
 import { PROVIDER_LIMITS, type ProviderLimits, type RawResult, type SearchCall, type SearchProvider } from "./provider";
@@ -43,36 +44,38 @@ export const ANTHROPIC_MAX_TOKENS = 1_024;
 /** Distinct cited passages joined into one snippet (normalization cuts it to 500 characters). */
 const SNIPPET_JOIN = " … ";
 
-const searchResultItem = z.object({
+// The answer's schemas are built on first use (shared/once.ts): a deployment uses one or two
+// providers, and building every provider's at each cold start would cost it time for nothing.
+const searchResultItem = once(() => z.object({
   type: z.literal("web_search_result"),
   url: z.string(),
   title: z.string().nullish(),
   page_age: z.string().nullish(),
-});
+}));
 
-const toolResultBlock = z.object({
+const toolResultBlock = once(() => z.object({
   type: z.literal("web_search_tool_result"),
   content: z.union([
     z.array(z.unknown()),
     z.object({ type: z.literal("web_search_tool_result_error"), error_code: z.string() }),
   ]),
-});
+}));
 
-const citation = z.object({ type: z.literal("web_search_result_location"), url: z.string(), cited_text: z.string().nullish() });
+const citation = once(() => z.object({ type: z.literal("web_search_result_location"), url: z.string(), cited_text: z.string().nullish() }));
 
-const textBlock = z.object({ type: z.literal("text"), citations: z.array(z.unknown()).nullish() });
+const textBlock = once(() => z.object({ type: z.literal("text"), citations: z.array(z.unknown()).nullish() }));
 
-const messageAnswer = z.object({
+const messageAnswer = once(() => z.object({
   content: z.array(z.object({ type: z.string() }).loose()),
   stop_reason: z.string().nullish(),
   usage: z
     .object({ server_tool_use: z.object({ web_search_requests: z.number().int().nonnegative().nullish() }).nullish() })
     .nullish(),
-});
+}));
 
-type ContentBlock = z.infer<typeof messageAnswer>["content"][number];
+type ContentBlock = z.infer<ReturnType<typeof messageAnswer>>["content"][number];
 
-const errorBody = z.object({ error: z.object({ type: z.string() }) });
+const errorBody = once(() => z.object({ error: z.object({ type: z.string() }) }));
 
 /** `<endpoint>/v1/messages`, keeping a base path such as `https://proxy.example/anthropic/`. */
 export function anthropicMessagesUrl(endpoint: string): URL {
@@ -109,7 +112,7 @@ function safeCode(raw: string): string {
 
 function errorType(response: HttpResponse): string | undefined {
   try {
-    const parsed = errorBody.safeParse(JSON.parse(response.body.toString("utf8")));
+    const parsed = errorBody().safeParse(JSON.parse(response.body.toString("utf8")));
     return parsed.success ? safeCode(parsed.data.error.type) : undefined;
   } catch {
     return undefined;
@@ -172,10 +175,10 @@ export interface ExtractedSearch {
 export function extractSearch(blocks: readonly ContentBlock[]): ExtractedSearch {
   const cited = new Map<string, string[]>();
   for (const block of blocks) {
-    const text = textBlock.safeParse(block);
+    const text = textBlock().safeParse(block);
     if (!text.success) continue;
     for (const raw of text.data.citations ?? []) {
-      const parsed = citation.safeParse(raw);
+      const parsed = citation().safeParse(raw);
       if (!parsed.success || !parsed.data.cited_text) continue;
       const quotes = cited.get(parsed.data.url) ?? [];
       if (!quotes.includes(parsed.data.cited_text)) quotes.push(parsed.data.cited_text);
@@ -185,7 +188,7 @@ export function extractSearch(blocks: readonly ContentBlock[]): ExtractedSearch 
   let results: RawResult[] | undefined;
   let errorCode: string | undefined;
   for (const block of blocks) {
-    const parsed = toolResultBlock.safeParse(block);
+    const parsed = toolResultBlock().safeParse(block);
     if (!parsed.success) continue;
     const { content } = parsed.data;
     if (!Array.isArray(content)) {
@@ -194,7 +197,7 @@ export function extractSearch(blocks: readonly ContentBlock[]): ExtractedSearch 
     }
     results ??= [];
     for (const item of content) {
-      const result = searchResultItem.safeParse(item);
+      const result = searchResultItem().safeParse(item);
       if (!result.success) continue;
       const { url, title, page_age: age } = result.data;
       results.push({ title: title ?? "", url, snippet: (cited.get(url) ?? []).join(SNIPPET_JOIN), ...(age ? { age } : {}) });
@@ -231,7 +234,7 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Sear
           { signal, timeoutMs: attemptMs },
         );
         throwForAnthropicStatus(response);
-        const answer = messageAnswer.safeParse(parseJsonBody("anthropic", response));
+        const answer = messageAnswer().safeParse(parseJsonBody("anthropic", response));
         if (!answer.success) throw wrongShapeError("anthropic", "not a Messages API answer with a content list", answer.error);
         const billed = answer.data.usage?.server_tool_use?.web_search_requests ?? 0;
         if (billed > 0) call.onBilledSearches?.(billed);

@@ -11,6 +11,7 @@
  * monthly one resets>`; both are mapped here before the common status mapping.
  */
 import * as z from "zod";
+import { once } from "../once";
 import type { TrustedHttpClient } from "../http/types";
 import { withSiteOperators } from "./domain-filter";
 import { PROVIDER_LIMITS, type ProviderLimits, type RawResult, type SearchProvider } from "./provider";
@@ -24,23 +25,25 @@ export interface BraveProviderOptions {
   limits?: ProviderLimits;
 }
 
-const braveItem = z.object({
+// The answer's schemas are built on first use (shared/once.ts): a deployment uses one or two
+// providers, and building every provider's at each cold start would cost it time for nothing.
+const braveItem = once(() => z.object({
   title: z.string(),
   url: z.string(),
   description: z.string().optional(),
   age: z.string().optional(),
-});
+}));
 
 // `web` is absent when Brave found nothing: that is an empty answer, not a bad one.
-const braveAnswer = z.object({
+const braveAnswer = once(() => z.object({
   web: z.object({ results: z.array(z.unknown()) }).optional(),
-});
+}));
 
 /** Brave's documented limits on `q` and `count`. */
 export const BRAVE_QUERY_LIMITS = { maxChars: 400, maxWords: 50 } as const;
 const BRAVE_MAX_COUNT = 20;
 
-const braveError = z.object({ error: z.object({ code: z.string().optional() }).optional() });
+const braveError = once(() => z.object({ error: z.object({ code: z.string().optional() }).optional() }));
 
 function numberList(value: string | undefined): number[] {
   return (value ?? "")
@@ -65,7 +68,7 @@ export function braveResetSeconds(headers: Record<string, string>): number | und
 
 function errorCode(body: Buffer): string | undefined {
   try {
-    const parsed = braveError.safeParse(JSON.parse(body.toString("utf8")));
+    const parsed = braveError().safeParse(JSON.parse(body.toString("utf8")));
     return parsed.success ? parsed.data.error?.code : undefined;
   } catch {
     return undefined;
@@ -100,12 +103,12 @@ export function createBraveProvider(options: BraveProviderOptions): SearchProvid
         throw rateLimitedError("brave", response, braveResetSeconds(response.headers), quota ? "monthly quota" : "rate limit");
       }
       throwForStatus("brave", response);
-      const answer = braveAnswer.safeParse(parseJsonBody("brave", response));
+      const answer = braveAnswer().safeParse(parseJsonBody("brave", response));
       if (!answer.success) throw wrongShapeError("brave", "no web.results list", answer.error);
       const results: RawResult[] = [];
       for (const item of answer.data.web?.results ?? []) {
         // One malformed entry costs that entry, not the whole answer.
-        const parsed = braveItem.safeParse(item);
+        const parsed = braveItem().safeParse(item);
         if (!parsed.success) continue;
         const { title, url: link, description, age } = parsed.data;
         results.push({ title, url: link, snippet: description ?? "", ...(age === undefined ? {} : { age }) });

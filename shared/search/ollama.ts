@@ -8,6 +8,7 @@
  * retryable).
  */
 import * as z from "zod";
+import { once } from "../once";
 import type { TrustedHttpClient } from "../http/types";
 import { PROVIDER_LIMITS, type ProviderLimits, type RawResult, type SearchProvider } from "./provider";
 import { parseJsonBody, sendProviderRequest, throwForStatus, wrongShapeError } from "./provider-http";
@@ -23,13 +24,15 @@ export interface OllamaProviderOptions {
 /** Ollama's documented maximum of `max_results`. */
 const OLLAMA_MAX_RESULTS = 10;
 
-const ollamaItem = z.object({
+// The answer's schemas are built on first use (shared/once.ts): a deployment uses one or two
+// providers, and building every provider's at each cold start would cost it time for nothing.
+const ollamaItem = once(() => z.object({
   title: z.string().nullish(),
   url: z.string(),
   content: z.string().nullish(),
-});
+}));
 
-const ollamaAnswer = z.object({ results: z.array(z.unknown()).nullable() });
+const ollamaAnswer = once(() => z.object({ results: z.array(z.unknown()).nullable() }));
 
 /** `<endpoint>/api/web_search`, keeping a base path such as `https://proxy.example/ollama/`. */
 export function ollamaSearchUrl(endpoint: string): URL {
@@ -65,12 +68,12 @@ export function createOllamaProvider(options: OllamaProviderOptions): SearchProv
         { signal, timeoutMs },
       );
       throwForStatus("ollama", response);
-      const answer = ollamaAnswer.safeParse(parseJsonBody("ollama", response));
+      const answer = ollamaAnswer().safeParse(parseJsonBody("ollama", response));
       if (!answer.success) throw wrongShapeError("ollama", "no results list", answer.error);
       const results: RawResult[] = [];
       for (const item of answer.data.results ?? []) {
         // One malformed entry costs that entry, not the whole answer.
-        const parsed = ollamaItem.safeParse(item);
+        const parsed = ollamaItem().safeParse(item);
         if (!parsed.success) continue;
         const { title, url: link, content } = parsed.data;
         results.push({ title: title ?? "", url: link, snippet: content ?? "" });

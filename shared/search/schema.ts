@@ -5,14 +5,9 @@
  * that misspells `max_results` learns it instead of silently getting five results.
  */
 import * as z from "zod";
+import { PROVIDER_NAMES } from "./provider-names";
 
-/**
- * The providers webgate speaks to, in the default order "first configured" is taken and failover
- * goes (`WEBGATE_SEARCH_ORDER` changes the order).
- */
-export const PROVIDER_NAMES = ["brave", "tavily", "searxng", "ollama", "anthropic"] as const;
-
-export type ProviderName = (typeof PROVIDER_NAMES)[number];
+export { PROVIDER_NAMES, type ProviderName } from "./provider-names";
 
 export const QUERY_MIN_CHARS = 2;
 export const QUERY_MAX_CHARS = 400;

@@ -8,6 +8,7 @@
  * reported as provider_bad_response telling the operator to turn the format on.
  */
 import * as z from "zod";
+import { once } from "../once";
 import { WebgateError } from "../errors";
 import type { TrustedHttpClient } from "../http/types";
 import { withSiteOperators } from "./domain-filter";
@@ -23,14 +24,16 @@ export interface SearxngProviderOptions {
 
 const JSON_FORMAT_HINT = " Turn on the json format in the SearXNG settings.yml (search.formats: [html, json]) and restart SearXNG.";
 
-const searxngItem = z.object({
+// The answer's schemas are built on first use (shared/once.ts): a deployment uses one or two
+// providers, and building every provider's at each cold start would cost it time for nothing.
+const searxngItem = once(() => z.object({
   title: z.string(),
   url: z.string(),
   content: z.string().nullish(),
   publishedDate: z.string().nullish(),
-});
+}));
 
-const searxngAnswer = z.object({ results: z.array(z.unknown()) });
+const searxngAnswer = once(() => z.object({ results: z.array(z.unknown()) }));
 
 /** SearXNG has no query limit of its own; these keep the operators within what engines take. */
 export const SEARXNG_QUERY_LIMITS = { maxChars: 1_000, maxWords: 100 } as const;
@@ -71,11 +74,11 @@ export function createSearxngProvider(options: SearxngProviderOptions): SearchPr
         });
       }
       throwForStatus("searxng", response);
-      const answer = searxngAnswer.safeParse(parseJsonBody("searxng", response, JSON_FORMAT_HINT));
+      const answer = searxngAnswer().safeParse(parseJsonBody("searxng", response, JSON_FORMAT_HINT));
       if (!answer.success) throw wrongShapeError("searxng", "no results list", answer.error);
       const results: RawResult[] = [];
       for (const item of answer.data.results) {
-        const parsed = searxngItem.safeParse(item);
+        const parsed = searxngItem().safeParse(item);
         if (!parsed.success) continue;
         const { title, url, content, publishedDate } = parsed.data;
         results.push({ title, url, snippet: content ?? "", ...(publishedDate ? { age: publishedDate } : {}) });

@@ -8,6 +8,7 @@
  * (pay-as-you-go limit) are quota refusals, mapped to provider_rate_limited like a 429.
  */
 import * as z from "zod";
+import { once } from "../once";
 import type { TrustedHttpClient } from "../http/types";
 import { PROVIDER_LIMITS, type ProviderLimits, type RawResult, type SearchProvider } from "./provider";
 import { parseJsonBody, rateLimitedError, sendProviderRequest, throwForStatus, wrongShapeError } from "./provider-http";
@@ -20,14 +21,16 @@ export interface TavilyProviderOptions {
   limits?: ProviderLimits;
 }
 
-const tavilyItem = z.object({
+// The answer's schemas are built on first use (shared/once.ts): a deployment uses one or two
+// providers, and building every provider's at each cold start would cost it time for nothing.
+const tavilyItem = once(() => z.object({
   title: z.string(),
   url: z.string(),
   content: z.string().nullish(),
   published_date: z.string().nullish(),
-});
+}));
 
-const tavilyAnswer = z.object({ results: z.array(z.unknown()) });
+const tavilyAnswer = once(() => z.object({ results: z.array(z.unknown()) }));
 
 /** Creates the Tavily provider. Throws only provider_* WebgateErrors (see {@link SearchProvider}). */
 export function createTavilyProvider(options: TavilyProviderOptions): SearchProvider {
@@ -59,11 +62,11 @@ export function createTavilyProvider(options: TavilyProviderOptions): SearchProv
         throw rateLimitedError("tavily", response, undefined, "usage limit of the plan");
       }
       throwForStatus("tavily", response);
-      const answer = tavilyAnswer.safeParse(parseJsonBody("tavily", response));
+      const answer = tavilyAnswer().safeParse(parseJsonBody("tavily", response));
       if (!answer.success) throw wrongShapeError("tavily", "no results list", answer.error);
       const results: RawResult[] = [];
       for (const item of answer.data.results) {
-        const parsed = tavilyItem.safeParse(item);
+        const parsed = tavilyItem().safeParse(item);
         if (!parsed.success) continue;
         const { title, url, content, published_date: published } = parsed.data;
         results.push({ title, url, snippet: content ?? "", ...(published ? { age: published } : {}) });

@@ -6,7 +6,7 @@ import { pathToFileURL } from "node:url";
 import { build } from "esbuild";
 import iconv from "iconv-lite";
 import { describe, expect, it } from "vitest";
-import { BUNDLE_FILE_NAME, FUNCTION_BUNDLING, PDF_WORKER_BUNDLE, esbuildOptions, pdfWorkerCommands, pdfWorkerEsbuildOptions } from "../../infra/bundling";
+import { BUNDLE_DATA_FILES, BUNDLE_FILE_NAME, FUNCTION_BUNDLING, PDF_WORKER_BUNDLE, copyBundleDataFiles, esbuildOptions, pdfWorkerCommands, pdfWorkerEsbuildOptions } from "../../infra/bundling";
 import { REPO_ROOT } from "../../infra/webgate-stack";
 import { generateArticleHtml } from "../../scripts/lib/article-html";
 import { renderDocument, type RenderInput, type RenderedDocument } from "../../shared/content/render";
@@ -56,7 +56,7 @@ describe("function bundling", () => {
         "@aws-sdk/credential-provider-web-identity": "./infra/bundle-stubs/unused-credential-providers.ts",
       },
     });
-    expect(options.external).toEqual([]);
+    expect(options.external).toEqual(["./multi-byte.encodings.json"]);
     expect(BUNDLE_FILE_NAME).toBe("index.mjs");
   });
 
@@ -78,6 +78,10 @@ describe("function bundling", () => {
     expect(inputs.some((f) => f.includes("@mixmark-io/domino"))).toBe(false);
     expect(inputs.some((f) => f.includes("linkedom") || f.includes("cssomnom") || f.includes("@mozilla/readability"))).toBe(false);
     expect(inputs).toContain("infra/bundle-stubs/unused-module.ts");
+    // The CJK tables are a file beside the bundle, read on the first page that needs them.
+    expect(inputs.some((f) => f.endsWith("multi-byte.encodings.json"))).toBe(false);
+    expect(readFileSync(outfile, "utf8")).toContain('"./multi-byte.encodings.json"');
+    copyBundleDataFiles(REPO_ROOT, path.dirname(outfile));
     const bundled = (await import(`${pathToFileURL(outfile).href}?t=${Date.now()}`)) as { renderDocument(input: RenderInput): RenderedDocument };
 
     const pages = [
@@ -94,7 +98,8 @@ describe("function bundling", () => {
         expect(bundled.renderDocument(input)).toEqual(expected);
       }
     }
-    // Legacy encodings: the decoders' tables are bundled data (@exodus/bytes), loaded on first use.
+    // Legacy encodings: the decoders' tables (@exodus/bytes) are bundled data or, for the CJK
+    // encodings, the data file beside the bundle, loaded on first use.
     const article = "<html><head><title>T</title></head><body><article><h1>Head</h1><p>%s</p></article></body></html>";
     for (const [charset, text] of [
       ["Shift_JIS", "日本語のテキストです。"],
@@ -219,6 +224,11 @@ describe("the CDK construct and the bench build the same bundle", () => {
       const cmaps = readdirSync(path.join(asset, PDF_WORKER_BUNDLE.cMapDir));
       expect(cmaps).toContain("UniJIS-UCS2-H.bcmap");
       expect(cmaps.length).toBe(readdirSync(path.join(REPO_ROOT, PDF_WORKER_BUNDLE.cMapSource)).filter((f) => f.endsWith(".bcmap")).length);
+      // The data files the bundle requires from its own directory are there, byte for byte.
+      for (const file of BUNDLE_DATA_FILES) {
+        expect(readFileSync(path.join(asset, BUNDLE_FILE_NAME), "utf8")).toContain(JSON.stringify(file.request));
+        expect(readFileSync(path.join(asset, path.basename(file.request))).equals(readFileSync(path.join(REPO_ROOT, file.source)))).toBe(true);
+      }
     } finally {
       rmSync(outdir, { recursive: true, force: true });
     }

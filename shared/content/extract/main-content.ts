@@ -1,7 +1,7 @@
 import type { WorkMeter } from "../conversion-deadline";
 import { LightElement, type LightNode, PRUNED_TAGS } from "../light-dom";
 import {
-  ALWAYS_UNLIKELY, AUTHOR_BIO, BYLINE_LINE, COMMENT_HEADING, CONTENT_HEADER, CREDIT_LINE, INLINE_TAGS, LINK_LIST_HEADING, MAYBE_CANDIDATE, NEGATIVE, POSITIVE, READER_PROMPT, SIDE_BOX, UNLIKELY_CANDIDATE, UNLIKELY_ROLES, hasClassWord,
+  ALWAYS_UNLIKELY, AUTHOR_BIO, BYLINE_LINE, COMMENT_HEADING, CONTENT_HEADER, COPYRIGHT_NOTICE, CREDIT_LINE, INLINE_TAGS, LINK_LIST_HEADING, MAYBE_CANDIDATE, NEGATIVE, POSITIVE, READER_PROMPT, SIDE_BOX, UNLIKELY_CANDIDATE, UNLIKELY_ROLES, hasClassWord,
 } from "./patterns";
 
 /**
@@ -44,9 +44,11 @@ export interface ExtractResult {
 /**
  * What the parse drops for main-content extraction: {@link PRUNED_TAGS} but the page furniture
  * (`nav`, `aside`, `footer`), which the extractor judges itself. An unclosed `<aside>` must not
- * swallow the article after it, and an article may sit inside one.
+ * swallow the article after it, and an article may sit inside one. `<noscript>` is built too:
+ * it is set aside like a hidden element unless it holds the only copy of the article (see
+ * {@link isNoscriptArticle}).
  */
-export const MAIN_CONTENT_PRUNED: ReadonlySet<string> = new Set([...PRUNED_TAGS].filter((t) => t !== "nav" && t !== "aside" && t !== "footer"));
+export const MAIN_CONTENT_PRUNED: ReadonlySet<string> = new Set([...PRUNED_TAGS].filter((t) => t !== "nav" && t !== "aside" && t !== "footer" && t !== "noscript"));
 
 /** Comment threads can be long: their size never makes them a wrapper of the article. */
 const COMMENTS = /comment(?!ary)|kommentare|komentarze|disqus|replies/i;
@@ -476,6 +478,7 @@ function extract(body: LightElement, options: ExtractOptions): ExtractResult {
   markFiltered(body, hidden, unlikely, raw);
   // One table for the attempts' walks and their cleaning, each starting it afresh.
   const work = new FiguresTable(raw.size);
+  const titleArticles = articlesTitled(body, titleMatcher(options.title));
 
   let best: Attempt | null = null;
   const attempts: Attempt[] = [];
@@ -484,7 +487,7 @@ function extract(body: LightElement, options: ExtractOptions): ExtractResult {
     // With no furniture found, the relaxed attempt would be the strict one again (the same elements
     // skipped, nothing to weigh down): the same article or none, never a longer one.
     if (relaxed && unlikely.size === 0) break;
-    const attempt = tryExtract(body, relaxed ? hidden : new Set([...hidden, ...unlikely]), relaxed, unlikely, raw, work);
+    const attempt = tryExtract(body, relaxed ? hidden : new Set([...hidden, ...unlikely]), relaxed, unlikely, raw, work, titleArticles);
     if (attempt === null) continue;
     attempts.push(attempt);
     if (!relaxed) firstScores = attempt.scores;
@@ -534,13 +537,14 @@ function markFiltered(body: LightElement, hidden: Set<LightElement>, unlikely: S
     const s = raw.get(el);
     return s !== undefined && s.chars > 0.3 * pageChars && s.sentences >= 5 && el.nodeName !== "UL" && el.nodeName !== "OL" && !hasClassWord(COMMENTS, classAndId(el));
   };
+  const visible = lazyVisibleText(body);
   const stack: [LightElement, boolean][] = [[body, false]];
   while (stack.length > 0) {
     activeMeter?.tick();
     const [el, protectedContext] = stack.pop()!;
     for (let n = el.firstChild; n !== null; n = n.nextSibling) {
       if (n.nodeType !== 1) continue;
-      if (isHidden(n)) {
+      if (isHidden(n) || (n.nodeName === "NOSCRIPT" && !isNoscriptArticle(n, raw, visible))) {
         hidden.add(n);
         continue;
       }
@@ -554,7 +558,58 @@ function markFiltered(body: LightElement, hidden: Set<LightElement>, unlikely: S
   }
 }
 
-function tryExtract(body: LightElement, skipped: Set<LightElement>, relaxed: boolean, unlikely: Set<LightElement>, raw: FiguresTable, work: FiguresTable): Attempt | null {
+/** A `<noscript>` with at least this much text in sentences may be the article's only copy. */
+const NOSCRIPT_ARTICLE_CHARS = ENOUGH_CHARS;
+
+/**
+ * Whether a `<noscript>` holds the page's article: some pages (blog platforms that render posts
+ * from a script template, lazy apps with a crawler copy) show the article only to browsers
+ * without scripts, and send nothing else. Such a copy is prose (at least
+ * {@link NOSCRIPT_ARTICLE_CHARS} characters, three sentences, little link text) whose opening
+ * words the rest of the page does not show; any other `<noscript>` (tracking pixels, lazy images'
+ * fallbacks, "please enable JavaScript", a duplicate of text the page shows) is set aside.
+ */
+function isNoscriptArticle(el: LightElement, raw: FiguresTable, visible: () => string): boolean {
+  const s = raw.get(el);
+  if (s === undefined || s.chars < NOSCRIPT_ARTICLE_CHARS || s.sentences < 3 || s.linkChars > 0.3 * s.chars) return false;
+  // Compared without whitespace: markup splits a text into runs at other places than its copy.
+  const start = textStart(el, 120).replace(/\s+/g, "");
+  return start.length >= 40 && !visible().includes(start);
+}
+
+/**
+ * The page's text outside `<noscript>` elements, without whitespace, built on first use: one
+ * walk, only on pages with a `<noscript>` long enough to be an article.
+ */
+function lazyVisibleText(body: LightElement): () => string {
+  let text: string | null = null;
+  return () => {
+    if (text !== null) return text;
+    const parts: string[] = [];
+    const stack: LightNode[] = [body];
+    while (stack.length > 0) {
+      const n = stack.pop()!;
+      if (n.nodeType === 3) {
+        parts.push(n.data);
+        continue;
+      }
+      if (n.nodeName === "NOSCRIPT") continue;
+      for (let c = n.lastChild; c !== null; c = c.previousSibling) stack.push(c);
+    }
+    text = parts.join("").replace(/\s+/g, "");
+    return text;
+  };
+}
+
+function tryExtract(
+  body: LightElement,
+  skipped: Set<LightElement>,
+  relaxed: boolean,
+  unlikely: Set<LightElement>,
+  raw: FiguresTable,
+  work: FiguresTable,
+  titleArticles: readonly LightElement[],
+): Attempt | null {
   // Nothing skipped: every element's figures are the page's own, measured already.
   const stats = skipped.size === 0 ? raw : work;
   if (stats === work) work.reset();
@@ -601,33 +656,41 @@ function tryExtract(body: LightElement, skipped: Set<LightElement>, relaxed: boo
   ranked.sort((a, b) => b[1] - a[1]);
   if (ranked.length === 0) return null;
 
-  let top = ranked[0]![0];
-  const topScore = ranked[0]![1];
-  // Several strong candidates under one ancestor: the article is that ancestor (Readability).
-  const alternatives = ranked.slice(1, 6).filter(([, s]) => s / topScore >= 0.75).map(([el]) => ancestorsOf(el, body));
-  if (alternatives.length >= 3) {
-    for (let p = top.parentNode; p !== null && p !== body; p = p.parentNode) {
-      if (alternatives.filter((set) => set.has(p)).length >= 3) {
+  const settle = (start: LightElement, above: LightElement) => {
+    let top = start;
+    const topScore = scores.get(top) ?? 0;
+    // Several strong candidates under one ancestor: the article is that ancestor (Readability).
+    const alternatives = ranked.slice(1, 6).filter(([, s]) => s / topScore >= 0.75).map(([el]) => ancestorsOf(el, body));
+    if (alternatives.length >= 3) {
+      for (let p = top.parentNode; p !== null && p !== body && p !== above; p = p.parentNode) {
+        if (alternatives.filter((set) => set.has(p)).length >= 3) {
+          top = p;
+          break;
+        }
+      }
+    }
+    // Climb while the parent scores better (the article was split into scored parts).
+    let lastScore = scores.get(top) ?? 0;
+    const threshold = lastScore / 3;
+    for (let p = top.parentNode; p !== null && p !== body && p !== above; p = p.parentNode) {
+      const ps = scores.get(p);
+      if (ps === undefined) continue;
+      if (ps < threshold) break;
+      if (ps > lastScore) {
         top = p;
         break;
       }
+      lastScore = ps;
     }
-  }
-  // Climb while the parent scores better (the article was split into scored parts).
-  let lastScore = scores.get(top) ?? 0;
-  const threshold = lastScore / 3;
-  for (let p = top.parentNode; p !== null && p !== body; p = p.parentNode) {
-    const ps = scores.get(p);
-    if (ps === undefined) continue;
-    if (ps < threshold) break;
-    if (ps > lastScore) {
-      top = p;
-      break;
-    }
-    lastScore = ps;
-  }
-  // An only child: its parent is the same content with its container's context.
-  while (top.parentNode !== null && top.parentNode !== body && elementChildCount(top.parentNode, kept) === 1) top = top.parentNode;
+    // An only child: its parent is the same content with its container's context.
+    while (top.parentNode !== null && top.parentNode !== body && top.parentNode !== above && elementChildCount(top.parentNode, kept) === 1) top = top.parentNode;
+    return top;
+  };
+  let top = settle(ranked[0]![0], body);
+  // A feed of whole articles (the next stories appended below the page's own): the one the
+  // page's title names, not the longest.
+  const titled = titledArticle(top, ranked, stats, titleArticles);
+  if (titled !== null) top = settle(titled.candidate, titled.article.parentNode ?? body);
 
   // Siblings joined for their text may be furniture lines themselves (a copyright line after the
   // article body, a subscription prompt): cleaning looks inside each node, so they are checked here.
@@ -661,6 +724,68 @@ function tryExtract(body: LightElement, skipped: Set<LightElement>, relaxed: boo
   // A joined sibling that cleaning took whole (a list of teaser cards after a short article).
   if (nodes.some((n) => removed.has(n))) nodes = nodes.filter((n) => !removed.has(n));
   return { nodes, removed, chars, sentences, skipped, uncleanedChars, pageChars, scores, reason: relaxed ? "article_relaxed" : "article" };
+}
+
+/** At most this many headings of each level are compared with the title, and this many levels climbed to their `<article>`. */
+const TITLE_HEADINGS = 200;
+const ARTICLE_CLIMB = 50;
+
+/** The nearest `<article>` at or above `el` (at most {@link ARTICLE_CLIMB} levels up), or null. */
+function articleOf(el: LightElement): LightElement | null {
+  let level = 0;
+  for (let p: LightElement | null = el; p !== null && level < ARTICLE_CLIMB; p = p.parentNode, level++) if (p.nodeName === "ARTICLE") return p;
+  return null;
+}
+
+/** Whether `el` is `ancestor` or inside it (at most {@link ARTICLE_CLIMB} levels down). */
+function isWithin(el: LightElement, ancestor: LightElement): boolean {
+  let level = 0;
+  for (let p: LightElement | null = el; p !== null && level < ARTICLE_CLIMB; p = p.parentNode, level++) if (p === ancestor) return true;
+  return false;
+}
+
+/**
+ * The `<article>` elements that hold a headline repeating the page's `<title>` (an `<h1>`–`<h3>`,
+ * or the whole title or its headline part): the page's own article, when the page is a feed of
+ * several. Linear: one pass over each heading level, at most {@link TITLE_HEADINGS} of each.
+ */
+function articlesTitled(body: LightElement, isTitle: (text: string) => boolean): LightElement[] {
+  const out: LightElement[] = [];
+  for (const level of ["h1", "h2", "h3"]) {
+    for (const h of body.getElementsByTagName(level).slice(0, TITLE_HEADINGS)) {
+      const text = h.textContent;
+      if (text.length > 300 || !isTitle(normalizeTitle(text))) continue;
+      const article = articleOf(h);
+      if (article !== null && !out.includes(article)) out.push(article);
+    }
+  }
+  return out;
+}
+
+/** A page's own article beside a longer one: at least this share of the chosen article's text. */
+const TITLED_SHARE = 0.1;
+
+/**
+ * When the chosen candidate sits in an `<article>` that is not the one the page's title names,
+ * and the titled one holds an article of its own (at least {@link ENOUGH_CHARS} characters in
+ * five sentences, and {@link TITLED_SHARE} of the chosen one's text), that article's best
+ * candidate: news sites append the next stories, whole, below the page's own ("infinite
+ * scroll"), and the next one may be longer. A short card with the same headline (the page's
+ * own story in a "most read" box) is not an article of its own.
+ */
+function titledArticle(top: LightElement, ranked: readonly [LightElement, number][], stats: FiguresTable, titleArticles: readonly LightElement[]): { candidate: LightElement; article: LightElement } | null {
+  if (titleArticles.length === 0) return null;
+  const own = articleOf(top);
+  if (own === null || titleArticles.includes(own)) return null;
+  const topChars = stats.get(top)?.chars ?? 0;
+  for (const article of titleArticles) {
+    if (isWithin(own, article) || isWithin(article, own)) continue;
+    const best = ranked.find(([el]) => isWithin(el, article));
+    if (best === undefined) continue;
+    const s = stats.get(best[0]);
+    if (s !== undefined && s.chars >= ENOUGH_CHARS && s.sentences >= 5 && s.chars >= TITLED_SHARE * topChars) return { candidate: best[0], article };
+  }
+  return null;
 }
 
 /**
@@ -752,6 +877,22 @@ function textStart(el: LightElement, limit = 80, untilLink = false): string {
   return out.trim();
 }
 
+/**
+ * Whether `el` comes after a comment area's title among its siblings, with only removed elements
+ * between (the thread's container is often furniture by its class, "fb-comments", and was set
+ * aside before cleaning). At most 50 removed siblings are passed over.
+ */
+function followsCommentHead(el: LightElement, removed: ReadonlySet<LightElement>, commentHeads: ReadonlySet<LightElement>): boolean {
+  let passed = 0;
+  for (let n = el.previousSibling; n !== null && passed < 50; n = n.previousSibling) {
+    if (n.nodeType !== 1) continue;
+    if (commentHeads.has(n)) return true;
+    if (!removed.has(n)) return false;
+    passed++;
+  }
+  return false;
+}
+
 function previousElement(el: LightElement): LightElement | null {
   for (let n = el.previousSibling; n !== null; n = n.previousSibling) if (n.nodeType === 1) return n;
   return null;
@@ -782,12 +923,17 @@ function joinSiblings(top: LightElement, scores: Map<LightElement, number>, stat
   const threshold = Math.max(10, topScore * 0.2);
   const topClass = top.attributes.class ?? "";
   const out: LightElement[] = [];
+  let afterTop = false;
   for (let n = parent.firstChild; n !== null; n = n.nextSibling) {
     if (n.nodeType !== 1 || !kept(n)) continue;
     if (n === top) {
       out.push(n);
+      afterTop = true;
       continue;
     }
+    // The comment area's title after the article ("Comments", "3 Kommentare"): what follows it
+    // among the siblings is the thread, its form and the site's lines under it, not more text.
+    if (afterTop && isCommentHead(n, stats.get(n) ?? emptyStats())) break;
     let bonus = 0;
     if (topClass !== "" && n.attributes.class === topClass) bonus = topScore * 0.2;
     const score = scores.get(n);
@@ -872,7 +1018,7 @@ function cleanSubtree(
     // siblings (the thread, the reply form), and the block that the title opens.
     const prev = previousElement(el);
     const first = firstElement(el);
-    if ((prev !== null && commentHeads.has(prev)) || isCommentHead(el, s)) {
+    if ((prev !== null && followsCommentHead(el, removed, commentHeads)) || isCommentHead(el, s)) {
       removed.add(el);
       commentHeads.add(el);
       return;
@@ -936,6 +1082,9 @@ function isFurnitureBlock(el: LightElement, s: Figures): boolean {
   const start = textStart(el, 160);
   // A short caption, photo credit, source or copyright line, whatever its markup (class 4's policy).
   if (s.chars < 150 && CREDIT_LINE.test(start)) return true;
+  // A copyright notice ("© 2022, Example News. This article is the copyrighted property of …")
+  // runs longer than a credit line, up to a few reprint terms.
+  if (COPYRIGHT_NOTICE.test(start)) return true;
   // A byline on a line of its own ("By Ann Example, Daily Example"), whatever its markup.
   if (s.chars < BYLINE_MAX_CHARS && BYLINE_LINE.test(start)) return true;
   // The writer's bio line ("Ann Example is a reporter for …"), in the body's own paragraphs.
@@ -956,9 +1105,22 @@ function sentenceGoesOn(el: LightElement): boolean {
   return textChars >= 40;
 }
 
+/**
+ * Whether a `<figcaption>` is the text of a slide rather than a photo's caption: a listicle or
+ * gallery article ("84. Alex from A Clockwork Orange", then what you need and how) writes its
+ * text under each picture, in paragraphs of sentences. A caption is a line or two about the
+ * picture, with its credit.
+ */
+function isSlideText(s: Figures): boolean {
+  return s.paragraphs >= 2 && s.sentences >= 2 && s.chars >= SLIDE_TEXT_CHARS && s.linkChars < 0.3 * s.chars;
+}
+const SLIDE_TEXT_CHARS = 150;
+
 function shouldRemove(el: LightElement, s: Figures, contentScore: number): boolean {
   const name = el.nodeName;
-  if (name === "INPUT" || name === "TEXTAREA" || name === "LABEL" || name === "FIGCAPTION") return true;
+  if (name === "INPUT" || name === "TEXTAREA" || name === "LABEL") return true;
+  // Whatever its class says ("slide-caption"): the slide's text is the article's.
+  if (name === "FIGCAPTION") return !isSlideText(s);
   // A dateline or a name that opens a sentence of the text is the text's, whatever its class says.
   if (INLINE.has(name) && s.chars < META_MAX_CHARS && s.linkChars === 0 && sentenceGoesOn(el)) return false;
   if (isFurnitureBlock(el, s)) return true;

@@ -97,9 +97,19 @@ export const INLINE_TAGS: ReadonlySet<string> = new Set([
   "label", "mark", "nobr", "q", "s", "samp", "small", "span", "strike", "strong", "sub", "sup", "time", "tt", "u", "var", "wbr",
 ]);
 
-/** The start of a caption, photo credit, source or copyright line ("Foto: …", "Abbildung 4: …", "© 2020 …"). */
+/**
+ * The start of a caption, photo credit or source line ("Foto: …", "Abbildung 4: …", "Copyright:
+ * …"); copyright notices ("© 2020 …") are {@link COPYRIGHT_NOTICE}.
+ */
 export const CREDIT_LINE =
-  /^(?:©|\(c\)\s|copyright\b|(?:foto|fotos|bild|bilder|abbildung|abb\.|titelbild|beitragsbild|quelle|quellen|credit|credits|photo|photos|image|images|picture|source|sources|crédits?(?: photos?)?|fuente|źródło|zdjęcie|fot\.)\s*\d*\s*:)/i;
+  /^(?:(?:copyright|foto|fotos|bild|bilder|abbildung|abb\.|titelbild|beitragsbild|quelle|quellen|credit|credits|photo|photos|image|images|picture|source|sources|crédits?(?: photos?)?|fuente|źródło|zdjęcie|fot\.)\s*\d*\s*:)/i;
+
+/**
+ * The start of a copyright notice: "©", "(c)" or "Copyright" with a year or the sign ("© 2022,
+ * Example News. …", "Copyright 2021 Example Media"), not the word "copyright" in a sentence
+ * ("Copyright law in the EU …"). Matched on blocks under 300 characters (main-content.ts).
+ */
+export const COPYRIGHT_NOTICE = /^(?:©|\(c\)\s|copyright\s*(?:©|\(c\)|\d{4}\b))/i;
 
 const GLOBAL = new WeakMap<RegExp, RegExp>();
 /**

@@ -32,7 +32,7 @@ describe("snapshot metadata schema", () => {
   });
 
   it("is where the /fetch response takes its extractor values and redirect fields from", () => {
-    const response = z.toJSONSchema(fetchResponseSchema) as { properties: Record<string, { anyOf?: { enum?: string[] }[]; items?: { properties: Record<string, unknown>; required: string[] } }> };
+    const response = z.toJSONSchema(fetchResponseSchema()) as { properties: Record<string, { anyOf?: { enum?: string[] }[]; items?: { properties: Record<string, unknown>; required: string[] } }> };
     const extractor = response.properties["extractor"]!.anyOf!.find((branch) => branch.enum !== undefined);
     expect(extractor?.enum).toEqual(extractorSchema.options);
     const hop = response.properties["redirects"]!.items!;

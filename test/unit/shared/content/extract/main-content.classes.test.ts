@@ -199,3 +199,92 @@ describe("a gallery between the headline and the body", () => {
     expect(out).not.toContain("Security forces stormed the museum");
   });
 });
+
+describe("an article whose only copy is in <noscript>", () => {
+  const shell = (inside: string) =>
+    page(
+      "Example Blog: Safer browsing",
+      `<div class="header"><a href="/"><h2>Example Blog</h2></a><div class="desc">News from the example team about safety on the web.</div></div>
+       <div class="main"><div class="post"><h2 class="title"><a href="/safer">Safer browsing</a></h2><div class="post-body">
+       <script type="text/template">${paragraphs("browsing", 4)}</script>${inside}</div></div></div>
+       <noscript><img src="/pixel.gif" alt=""></noscript><noscript><p>Please enable JavaScript to use all features of this site.</p></noscript>`,
+    );
+
+  it("reads the article from the <noscript> copy when the page shows it nowhere else", () => {
+    const out = text(shell(`<noscript>${paragraphs("browsing", 4)}</noscript>`));
+    expect(out).toContain("The browsing report, paragraph 3");
+    expect(out).not.toContain("safety on the web");
+    expect(out).not.toContain("enable JavaScript");
+  });
+
+  it("keeps a <noscript> copy of text the page shows out of the article (no duplicate)", () => {
+    const out = text(shell(`${paragraphs("browsing", 4)}<noscript><div>${paragraphs("browsing", 4)}</div></noscript>`));
+    expect(out).toContain("The browsing report, paragraph 3");
+    expect(out.split("The browsing report, paragraph 3,").length - 1).toBe(1);
+  });
+});
+
+describe("a feed of whole articles (the next stories appended below the page's own)", () => {
+  const story = (title: string, topic: string, n: number) => `<article class="item"><header><h2>${title}</h2></header><div class="item-body">${paragraphs(topic, n)}</div></article>`;
+
+  it("answers the article the page's title names, not the longer next one", () => {
+    const html = page("Harbour plan approved | Daily Example", `<main>${story("Harbour plan approved", "harbour", 3)}<div class="ad-slot"></div>${story("Rail strike ends", "rail", 20)}${story("Budget vote delayed", "budget", 7)}</main>`);
+    const out = text(html);
+    expect(out).toContain("The harbour report, paragraph 2");
+    expect(out).not.toContain("The rail report");
+    expect(out).not.toContain("The budget report");
+  });
+
+  it("keeps the longest article when the titled <article> is only a short card of the same story", () => {
+    const card = `<article class="card"><h3>Harbour plan approved</h3><p>The council approved the harbour plan on Monday night. Work on the new quay starts in May, and the first ships are expected next spring. Read the whole story, with the vote and the costs.</p></article>`;
+    const html = page("Harbour plan approved | Daily Example", `<div class="page"><div class="top"><h1>Harbour plan approved</h1></div><div class="layout"><div class="col"><article class="main"><h2>The vote</h2><div class="text">${paragraphs("harbour", 6)}</div><p class="tags">Harbour, Council</p></article></div><div class="col"><div class="rail"><div class="box">${card}</div></div></div></div></div>`);
+    const out = text(html);
+    expect(out).toContain("The harbour report, paragraph 5");
+    expect(out).not.toContain("on Monday night");
+  });
+});
+
+describe("a gallery article whose text is written under each picture", () => {
+  const slide = (i: number) =>
+    `<figure class="slide"><h2>${i}. Costume number ${i}</h2><div class="image"><img src="/c${i}.jpg" alt=""></div>
+     <figcaption class="slide-caption"><p>Last-minute idea number ${i}, right here.</p><p><strong>What you need:</strong> a hat, a scarf and an old coat, and you can dress as character ${i} in ten minutes, even on the night itself. Add face paint if you have some.</p></figcaption></figure>`;
+
+  it("keeps the slides' paragraphs, and still drops a photo's one-line caption", () => {
+    const html = page(
+      "Costumes to make at home",
+      `<article><h1>Costumes to make at home</h1><div class="post-content"><p>Cheap and easy costumes are all that matter this year, and these ideas take minutes. Check them out ahead.</p>
+       <figure><img src="/lead.jpg" alt=""><figcaption>A table of costume parts. Photo: Ann Example</figcaption></figure>
+       ${[1, 2, 3, 4, 5].map(slide).join("")}</div></article>`,
+    );
+    const out = text(html);
+    expect(out).toContain("you can dress as character 4 in ten minutes");
+    expect(out).not.toContain("A table of costume parts");
+  });
+});
+
+describe("the comment area after the article, and the site's lines under it", () => {
+  const adLine = "<p><em>Advertise with the most visited news site in the region: we offer fully customizable digital marketing packages, delivered to thousands of readers at home and abroad.</em></p>";
+
+  it("drops what follows a comment title when the thread's container was set aside as furniture", () => {
+    const html = page("Clinic news", `<div class="the-content">${paragraphs("clinic", 5)}<h3>Comments</h3><div class="fb-comments" data-href="/x"></div><p>&nbsp;</p>${adLine}</div>`);
+    const out = text(html);
+    expect(out).toContain("The clinic report, paragraph 4");
+    expect(out).not.toContain("Advertise with the most visited");
+  });
+
+  it("does not join the siblings after a comment title to the article", () => {
+    const reply = (who: string) => `<p>${who} wrote: I have read this twice and I think the council was right, but the clinic costs too much money, and nobody asked us.</p>`;
+    const html = page("Clinic news", `<div class="wrap"><div class="story-text">${paragraphs("clinic", 6)}</div><h3>2 Comments</h3>${reply("Anna")}${reply("Ben")}</div>`);
+    const out = text(html);
+    expect(out).toContain("The clinic report, paragraph 5");
+    expect(out).not.toContain("wrote: I have read this twice");
+  });
+
+  it("drops a copyright notice longer than a credit line", () => {
+    const notice = "<p>© 2022, Daily Example. <em>This text is ours. Written permission must be obtained before reprint in online or print media. REPRINTING CONTENT WITHOUT PERMISSION IS THEFT AND PUNISHABLE BY LAW.</em></p>";
+    const html = page("Clinic news", `<article><h1>Clinic news</h1>${paragraphs("clinic", 5)}${notice}<p>Copyright law in the region protects such texts, the court said, and the case goes on next year.</p></article>`);
+    const out = text(html);
+    expect(out).not.toContain("PUNISHABLE BY LAW");
+    expect(out).toContain("Copyright law in the region protects such texts");
+  });
+});
