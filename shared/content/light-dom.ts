@@ -1,5 +1,5 @@
 import type { WorkMeter } from "./conversion-deadline";
-import { AttributeList, LinearParser } from "./linear-parser";
+import { AttributeList, LinearParser, NO_ATTRIBUTES } from "./linear-parser";
 
 /**
  * A minimal DOM for turndown, built by htmlparser2 in one pass with the pruned elements never
@@ -265,9 +265,15 @@ export class LightElement extends LightBase {
 
   /** `attributes[key]` for a lower-case key, read from the parser's list while there is one. */
   private attributeValue(key: string): string | undefined {
+    return PROTOTYPE_NAMES.has(key) ? this.attributes[key] : this.ownAttribute(key);
+  }
+
+  /** `attributes[key]` for a lower-case key that is no `Object.prototype` member's name (the getters' literals). */
+  private ownAttribute(key: string): string | undefined {
     const source = this.attributeSource;
-    if (source instanceof AttributeList && !PROTOTYPE_NAMES.has(key)) return source.get(key);
-    return this.attributes[key];
+    // Most elements have no attributes (the table rules read every cell's style).
+    if (source === NO_ATTRIBUTES) return undefined;
+    return source instanceof AttributeList ? source.get(key) : source[key];
   }
 
   get tagName(): string {
@@ -312,20 +318,20 @@ export class LightElement extends LightBase {
   }
 
   get className(): string {
-    return this.attributeValue("class") ?? "";
+    return this.ownAttribute("class") ?? "";
   }
 
   get type(): string {
-    return (this.attributeValue("type") ?? "").toLowerCase();
+    return (this.ownAttribute("type") ?? "").toLowerCase();
   }
 
   get checked(): boolean {
-    return this.attributeValue("checked") !== undefined;
+    return this.ownAttribute("checked") !== undefined;
   }
 
   /** Only `textAlign` is read (GFM column alignment); taken from the inline style. */
   get style(): { readonly textAlign: string } {
-    const style = this.attributeValue("style");
+    const style = this.ownAttribute("style");
     // The table rules read every cell's style: most have none, and share one answer.
     if (style === undefined) return NO_STYLE;
     const match = /(?:^|;)\s*text-align\s*:\s*([a-z]+)/i.exec(style);
