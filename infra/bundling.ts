@@ -48,8 +48,9 @@ export const FUNCTION_BUNDLING = {
   // plus Node's CommonJS export scan for the ESM import), which made the import 20-35 ms slower
   // than parsing the minified, tree-shaken copy. Bundled, the version is the one the tests ran
   // against (3.1164), instead of whatever the runtime ships that month. The only externals are
-  // the data files that ship beside the bundle ({@link BUNDLE_DATA_FILES}).
-  externalModules: BUNDLE_DATA_FILES.map((file) => file.request) as string[],
+  // files that ship beside the bundle: the data files ({@link BUNDLE_DATA_FILES}) and the Lambda
+  // client's own bundle ({@link LAMBDA_CLIENT_BUNDLE}).
+  externalModules: [...BUNDLE_DATA_FILES.map((file) => file.request), "./lambda-client.mjs"] as string[],
   // Modules a dependency loads but webgate never runs, replaced by a stub that throws
   // (infra/bundle-stubs/unused-module.ts says why each is unused): 230 KB of domino, and its
   // start-up work at every cold start. The AWS SDK's credential sources that a Lambda function
@@ -67,6 +68,9 @@ export const FUNCTION_BUNDLING = {
     "@aws-sdk/credential-provider-ini": "./infra/bundle-stubs/unused-credential-providers.ts",
     "@aws-sdk/credential-provider-process": "./infra/bundle-stubs/unused-credential-providers.ts",
     "@aws-sdk/credential-provider-web-identity": "./infra/bundle-stubs/unused-credential-providers.ts",
+    // The Lambda client (the fetch and MCP functions invoke the render function with it) is a
+    // bundle of its own beside index.mjs, imported on the first render: LAMBDA_CLIENT_BUNDLE.
+    "@aws-sdk/client-lambda": "./infra/bundle-stubs/lambda-client-loader.ts",
   },
 } as const;
 
@@ -151,6 +155,60 @@ export function pdfWorkerEsbuildOptions(projectRoot: string, outDir: string): Bu
     banner: { js: b.banner },
     absWorkingDir: projectRoot,
   };
+}
+
+/**
+ * The AWS SDK's Lambda client, bundled on its own with the same settings as the functions (the
+ * credential sources left out included) into lambda-client.mjs beside index.mjs, for the
+ * functions that invoke the render function (fetch and MCP: {@link readerSideFileCommands}).
+ * Their bundles reach it through infra/bundle-stubs/lambda-client-loader.ts, which must name
+ * the same file (a test checks). The client's generated code is 85 KB that esbuild keeps whole
+ * (its schemas have computed keys, which esbuild cannot prove free of side effects), and only a
+ * render needs it.
+ */
+export const LAMBDA_CLIENT_BUNDLE = {
+  entry: "infra/bundle-stubs/lambda-client-entry.ts",
+  outFile: "lambda-client.mjs",
+} as const;
+
+/** esbuild JS API options for the Lambda client bundle, written to `outDir`. */
+export function lambdaClientEsbuildOptions(projectRoot: string, outDir: string): BuildOptions {
+  const { external: _none, ...options } = esbuildOptions(`${projectRoot}/${LAMBDA_CLIENT_BUNDLE.entry}`, `${outDir}/${LAMBDA_CLIENT_BUNDLE.outFile}`, projectRoot);
+  // The real package, not the loader that stands in for it in the functions' bundles.
+  const { "@aws-sdk/client-lambda": _loader, ...alias } = FUNCTION_BUNDLING.alias;
+  return { ...options, alias };
+}
+
+/** Shell commands (run by NodejsFunction in the project root) that build the Lambda client bundle into an asset. */
+export function lambdaClientCommands(inputDir: string, outputDir: string): string[] {
+  const b = FUNCTION_BUNDLING;
+  const { "@aws-sdk/client-lambda": _loader, ...alias } = b.alias;
+  return [
+    [
+      shellQuote(`${inputDir}/node_modules/.bin/esbuild`),
+      "--bundle",
+      shellQuote(`${inputDir}/${LAMBDA_CLIENT_BUNDLE.entry}`),
+      `--target=${b.target}`,
+      "--platform=node",
+      `--format=${b.format}`,
+      shellQuote(`--outfile=${outputDir}/${LAMBDA_CLIENT_BUNDLE.outFile}`),
+      ...(b.minify ? ["--minify"] : []),
+      ...(b.sourceMap ? ["--sourcemap"] : []),
+      ...(b.sourcesContent ? [] : ["--sources-content=false"]),
+      `--main-fields=${b.mainFields.join(",")}`,
+      shellQuote(`--banner:js=${b.banner}`),
+      ...Object.entries(alias).map(([from, to]) => shellQuote(`--alias:${from}=${to}`)),
+      "--log-level=warning",
+    ].join(" "),
+  ];
+}
+
+/**
+ * What the functions that read pages (fetch and MCP) add to their assets after bundling: the PDF
+ * worker with pdf.js's CMaps and the Lambda client bundle.
+ */
+export function readerSideFileCommands(inputDir: string, outputDir: string): string[] {
+  return [...pdfWorkerCommands(inputDir, outputDir), ...lambdaClientCommands(inputDir, outputDir)];
 }
 
 /** Shell commands (run by NodejsFunction in the project root) that add the PDF worker to an asset. */

@@ -14,7 +14,7 @@ import * as logs from "aws-cdk-lib/aws-logs";
 import type { Construct } from "constructs";
 import { ENV } from "../shared/config";
 import { Api } from "./constructs/api";
-import { pdfWorkerCommands } from "./bundling";
+import { readerSideFileCommands } from "./bundling";
 import { ApiFunction } from "./constructs/api-function";
 import { DnsFirewall } from "./constructs/dns-firewall";
 import { Network } from "./constructs/network";
@@ -125,8 +125,8 @@ export class WebgateStack extends Stack {
       timeoutS: s.fetch.timeoutS,
       reservedConcurrency: s.fetch.reservedConcurrency,
       environment: { ...fetchFunctionEnvironment(s, this.pageTable.table.tableName), [ENV.RENDER_FUNCTION_NAME]: this.renderFunction.function.functionName },
-      // The PDF reader's worker and pdf.js ship beside index.mjs, outside the handler's bundle.
-      afterBundling: pdfWorkerCommands,
+      // The PDF reader's worker with pdf.js, and the Lambda client, ship beside index.mjs.
+      afterBundling: readerSideFileCommands,
     });
     this.pageTable.grantItemReadWrite(this.fetchFunction.function);
     // The fetch function may invoke the render function (its unqualified ARN only: no versions or
@@ -166,8 +166,8 @@ export class WebgateStack extends Stack {
         [ENV.RENDER_FUNCTION_NAME]: this.renderFunction.function.functionName,
         ...searchFunctionEnvironment(s, this.providerSecret.secret.secretArn),
       },
-      // The PDF reader's worker and pdf.js ship beside index.mjs, outside the handler's bundle.
-      afterBundling: pdfWorkerCommands,
+      // The PDF reader's worker with pdf.js, and the Lambda client, ship beside index.mjs.
+      afterBundling: readerSideFileCommands,
     });
     this.pageTable.grantItemReadWrite(this.mcpFunction.function);
     this.providerSecret.grantReadValue(this.mcpFunction.function);

@@ -1,4 +1,5 @@
 import type TurndownService from "turndown";
+import { joinOne } from "./prose-walk";
 
 /**
  * GFM tables in time linear in the table: the same Markdown as the `@joplin/turndown-plugin-gfm`
@@ -18,6 +19,7 @@ import type TurndownService from "turndown";
 interface TableNode {
   nodeName: string;
   nodeType: number;
+  nodeValue: string | null;
   parentNode: TableNode | null;
   firstChild: TableNode | null;
   nextSibling: TableNode | null;
@@ -48,15 +50,86 @@ interface TableFacts {
    * {@link isPlainTable}.
    */
   plain: boolean;
-  /** Filled on first use. */
+  /** How many rows the table has (HTMLTableElement.rows), and how many child nodes the first has. */
+  rowCount: number;
+  firstRowWidth: number;
+  /** For a plain table: its first element of each tag (TR, TD, TH and the row groups it has), in tree order. */
+  firstParts: TableNode[];
+  /**
+   * The column count (the longest row's child nodes) and each column's alignment by majority
+   * vote, as the plugin votes (an alignment other than left, right and center counts for none).
+   */
   columns?: { count: number; alignments: string[] };
 }
 
-/** The elements a plain table holds (see TableFacts.plain). */
-const PLAIN_TABLE_PARTS: ReadonlySet<string> = new Set(["TR", "TD", "TH", "THEAD", "TBODY", "TFOOT"]);
+/**
+ * turndown's join (prose-walk.ts's MarkdownJoin: each part appended with the newlines at the seam
+ * replaced by as many as the longer run has, at most two) into an array of pieces joined once at
+ * the end. Appending a table's tens of thousands of rows to one string made as many
+ * concatenations, which the table rule then had to flatten. Exported for its property test.
+ */
+export class PartsJoin {
+  /** The text so far without its trailing newlines, in pieces. */
+  private readonly pieces: string[] = [];
+  /** How many newlines end the text so far. */
+  private trailing = 0;
+
+  get text(): string {
+    const body = this.pieces.join("");
+    return this.trailing === 0 ? body : body + "\n".repeat(this.trailing);
+  }
+
+  append(part: string): void {
+    let lead = 0;
+    while (lead < part.length && part.charCodeAt(lead) === 10) lead++;
+    const newlines = this.trailing > lead ? Math.min(2, this.trailing) : Math.min(2, lead);
+    if (lead === part.length) {
+      // Nothing but newlines: they stay at the end, as many as the seam keeps.
+      this.trailing = newlines;
+      return;
+    }
+    let end = part.length;
+    while (part.charCodeAt(end - 1) === 10) end--;
+    this.trailing = part.length - end;
+    // The part's own leading newlines stay in it when there are no more of them than the seam has.
+    if (lead <= newlines) {
+      if (newlines > lead) this.pieces.push(newlines - lead === 1 ? "\n" : "\n\n");
+      this.pieces.push(end === part.length ? part : part.slice(0, end));
+    } else {
+      this.pieces.push("\n\n", part.slice(lead, end));
+    }
+  }
+}
+
+/**
+ * What the facts walk tells apart, by tag name (one look-up per element): the kind in the low
+ * bits, and for each of the parts a plain table holds (TR, TD, TH and the row groups, see
+ * TableFacts.plain) a bit of its own above {@link KIND_BITS}, with which its first element is kept.
+ */
+const PART = 1;
+const ROW = PART | 2;
+const GROUP = PART | 4;
+const TABLE = 8;
+const TRIGGER = 16;
+const CAPTION = 32;
+const KIND_BITS = 63;
+const KIND: ReadonlyMap<string, number> = new Map([
+  ["TR", ROW | (1 << 6)],
+  ["TD", PART | (1 << 7)],
+  ["TH", PART | (1 << 8)],
+  ["THEAD", GROUP | (1 << 9)],
+  ["TBODY", GROUP | (1 << 10)],
+  ["TFOOT", GROUP | (1 << 11)],
+  ["TABLE", TABLE],
+  ["CAPTION", CAPTION],
+  ...[...HTML_TABLE_TRIGGERS].map((tag) => [tag, TRIGGER] as const),
+]);
 
 /** The largest colspan HTML honours. */
 const MAX_COLSPAN = 1_000;
+
+/** The alignments a column can take (the plugin's votes): none first, as each column starts. */
+const ALIGNMENTS: readonly string[] = ["", "left", "right", "center"];
 
 const ALIGN_BORDER: Readonly<Record<string, string>> = { left: ":---", right: "---:", center: ":---:" };
 
@@ -64,26 +137,52 @@ function border(alignment: string): string {
   return ALIGN_BORDER[alignment] ?? "---";
 }
 
-function alignmentOf(cell: TableNode | null | undefined): string {
-  return cell ? (cell.getAttribute("align") || cell.style?.textAlign || "").toLowerCase() : "";
+/** The plugin's `(align || style.textAlign || "").toLowerCase()`, without lower-casing the empty answer of most cells. */
+function alignmentOf(cell: TableNode): string {
+  const align = cell.getAttribute("align");
+  if (align) return align.toLowerCase();
+  const textAlign = cell.style?.textAlign;
+  return textAlign ? textAlign.toLowerCase() : "";
 }
 
-const NEEDS_CELL_ESCAPE = /[\n|]/;
+/**
+ * Counts `cell`'s vote for the alignment of column `c` (four counters per column in `votes`, for
+ * the {@link ALIGNMENTS}; `leaders` the winning one's index per column, grown as columns appear).
+ * An alignment outside the four is not counted: the plugin counted it from NaN, so it never won.
+ */
+function vote(votes: number[], leaders: number[], c: number, cell: TableNode): void {
+  while (leaders.length <= c) {
+    leaders.push(0);
+    votes.push(0, 0, 0, 0);
+  }
+  const alignment = alignmentOf(cell);
+  const a = alignment === "" ? 0 : ALIGNMENTS.indexOf(alignment);
+  if (a === -1) return;
+  const n = ++votes[c * 4 + a]!;
+  // Strictly more votes: on a tie the alignment that got there first keeps the column.
+  if (n > votes[c * 4 + leaders[c]!]!) leaders[c] = a;
+}
 
 /** The plugin's `cell()`: one cell's Markdown, `index` its position among its row's child nodes. */
 function cellMarkdown(content: string, node: TableNode | null, index: number): string {
-  const prefix = index === 0 ? "| " : " ";
-  let filtered = content.trim();
+  const span = spanOf(node);
+  return `${index === 0 ? "| " : " "}${cellText(content)}${span > 1 ? " |    ".repeat(span - 1) : ""} |`;
+}
+
+/** A cell's content as its Markdown holds it: trimmed, line breaks as `<br>`, pipes escaped, at least three characters. */
+function cellText(content: string): string {
+  let text = content.trim();
   // Most cells hold neither a newline nor a pipe: the three replacements would change nothing.
-  if (NEEDS_CELL_ESCAPE.test(filtered)) filtered = filtered.replace(/\n\r/g, "<br>").replace(/\n/g, "<br>").replace(/\|+/g, "\\|");
-  while (filtered.length < 3) filtered += " ";
-  if (node) {
-    // HTML clamps colspan to 1,000 (WHATWG HTML §4.9.11); the plugin did not, and looped as many
-    // times as a hostile attribute asked.
-    const colspan = Math.min(Number(node.getAttribute("colspan") || 1), MAX_COLSPAN);
-    for (let i = 1; i < colspan; i++) filtered += " |    ";
-  }
-  return `${prefix}${filtered} |`;
+  if (text.includes("|") || text.includes("\n")) text = text.replace(/\n\r/g, "<br>").replace(/\n/g, "<br>").replace(/\|+/g, "\\|");
+  return text.length >= 3 ? text : text.length === 2 ? `${text} ` : text.length === 1 ? `${text}  ` : "   ";
+}
+
+/** The columns a cell spans: its colspan, clamped as HTML clamps it. */
+function spanOf(node: TableNode | null): number {
+  const span = node === null ? null : node.getAttribute("colspan");
+  // HTML clamps colspan to 1,000 (WHATWG HTML §4.9.11); the plugin did not, and looped as many
+  // times as a hostile attribute asked. (As in the plugin, a value that is not a number spans one.)
+  return span ? Math.min(Number(span), MAX_COLSPAN) : 1;
 }
 
 function nearestTable(node: TableNode): TableNode | null {
@@ -105,23 +204,29 @@ function isHeadingRow(tr: TableNode): boolean {
   return true;
 }
 
-function hasCell(tr: TableNode): boolean {
-  for (let n = tr.firstChild; n !== null; n = n.nextSibling) if (n.nodeName === "TD" || n.nodeName === "TH") return true;
-  return false;
-}
-
 /**
  * Builds the replacement rules around per-conversion caches (a service converts one tree; the
- * caches go with it).
+ * caches go with it). Maps, not WeakMaps: they live no longer than the tree they point into, and
+ * a WeakMap's look-ups and its entries' handling by the garbage collector cost more (a table
+ * nesting 300 tables asked for facts thousands of times).
  */
-function tableRules(): { rules: Record<string, TurndownService.Rule>; isPlainTable: (table: unknown) => boolean } {
-  const facts = new WeakMap<TableNode, TableFacts>();
-  const rowIndex = new WeakMap<TableNode, Map<TableNode, number>>();
+function tableRules(): { rules: Record<string, TurndownService.Rule> } & Omit<LinearTables, "tableRule"> {
+  const facts = new Map<TableNode, TableFacts>();
+  /** The rule each part of a plain table has here, by tag name (filled below, with the rules). */
+  const partRules = new Map<string, TurndownService.Rule>();
+  const rowIndex = new Map<TableNode, Map<TableNode, number>>();
 
   const factsOf = (table: TableNode): TableFacts => {
     const known = facts.get(table);
     if (known !== undefined) return known;
-    const found: TableFacts = { hasTrigger: false, hasTable: false, caption: null, plain: true };
+    const found: TableFacts = { hasTrigger: false, hasTable: false, caption: null, plain: true, firstParts: [], rowCount: 0, firstRowWidth: 0 };
+    // The table's rows (HTMLTableElement.rows: its own TR children and those of its own row
+    // groups) are met on the way: their widths and their cells' alignment votes are counted here.
+    const votes: number[] = [];
+    const leaders: number[] = [];
+    let rowsHoldText = false;
+    /** The part tags met so far (their KIND bits above KIND_BITS). */
+    let partsSeen = 0;
     // Depth first in tree order, following sibling and parent links (no stack, no child arrays);
     // a nested table contributes its own facts (computed once, memoized) instead of being walked again.
     let node = table.firstChild;
@@ -129,16 +234,40 @@ function tableRules(): { rules: Record<string, TurndownService.Rule>; isPlainTab
       let descend = false;
       if (node.nodeType === 1) {
         const name = node.nodeName;
-        if (!PLAIN_TABLE_PARTS.has(name)) found.plain = false;
-        else if (name === "TR" && found.plain && !hasCell(node)) found.plain = false;
-        if (name === "TABLE") {
+        const code = KIND.get(name) ?? 0;
+        const kind = code & KIND_BITS;
+        if ((kind & PART) === 0) found.plain = false;
+        else if (found.plain && (partsSeen & code & ~KIND_BITS) === 0) {
+          partsSeen |= code & ~KIND_BITS;
+          found.firstParts.push(node);
+        }
+        if (kind === ROW) {
+          const parent = node.parentNode!;
+          let hasCell = false;
+          if (parent === table || (((KIND.get(parent.nodeName) ?? 0) & KIND_BITS) === GROUP && parent.parentNode === table)) {
+            let c = 0;
+            for (let cell = node.firstChild; cell !== null; cell = cell.nextSibling, c++) {
+              if (cell.nodeType !== 1) {
+                rowsHoldText = true;
+                continue;
+              }
+              hasCell ||= cell.nodeName === "TD" || cell.nodeName === "TH";
+              vote(votes, leaders, c, cell);
+            }
+            if (found.rowCount++ === 0) found.firstRowWidth = c;
+          } else {
+            for (let cell = node.firstChild; cell !== null && !hasCell; cell = cell.nextSibling) hasCell = cell.nodeName === "TD" || cell.nodeName === "TH";
+          }
+          if (!hasCell) found.plain = false;
+        }
+        if (kind === TABLE) {
           const inner = factsOf(node);
           found.hasTable = true;
           found.hasTrigger ||= inner.hasTrigger;
           found.caption ??= inner.caption;
         } else {
-          if (HTML_TABLE_TRIGGERS.has(name)) found.hasTrigger = true;
-          if (name === "CAPTION") found.caption ??= node;
+          if (kind === TRIGGER) found.hasTrigger = true;
+          else if (kind === CAPTION) found.caption ??= node;
           descend = true;
         }
       }
@@ -149,15 +278,21 @@ function tableRules(): { rules: Record<string, TurndownService.Rule>; isPlainTab
       while (node !== table && node.nextSibling === null) node = node.parentNode!;
       node = node === table ? null : node.nextSibling;
     }
+    if (!found.plain) found.firstParts = [];
+    // A row holding text (domino keeps it, inside <pre>): the votes are read as the plugin read
+    // them, on first use (the plugin asks the text for its attributes, and throws).
+    if (!rowsHoldText) found.columns = { count: leaders.length, alignments: leaders.map((a) => ALIGNMENTS[a]!) };
     facts.set(table, found);
     return found;
   };
 
   /** The plugin's tableShouldBeSkipped: no table, a single cell, or a table holding tables. */
   const decideSkipped = (table: TableNode | null): boolean => {
-    if (table === null || !table.rows) return true;
-    if (table.rows.length === 1 && table.rows[0]!.childNodes.length <= 1) return true;
-    return factsOf(table).hasTable;
+    // Every DOM here has HTMLTableElement's `rows` (asking for it would build the list of rows).
+    if (table === null || !("rows" in table)) return true;
+    const f = factsOf(table);
+    if (f.rowCount === 1 && f.firstRowWidth <= 1) return true;
+    return f.hasTable;
   };
   // Every cell and row asks about its table, and a conversion changes no table: the last answer is kept.
   let lastTable: TableNode | null | undefined;
@@ -170,31 +305,21 @@ function tableRules(): { rules: Record<string, TurndownService.Rule>; isPlainTab
     return lastSkipped;
   };
 
-  /** Column count (the longest row's child nodes) and each column's alignment by majority vote, as the plugin votes. */
+  /**
+   * Column count (the longest row's child nodes) and each column's alignment by majority vote, as
+   * the plugin votes: counted during the table's facts walk, or here when a row holds text.
+   */
   const columnsOf = (table: TableNode): { count: number; alignments: string[] } => {
     const f = factsOf(table);
     if (f.columns !== undefined) return f.columns;
     const rows = table.rows ?? [];
-    // Each row's child nodes by sibling links: reading every row's childNodes built an array per row.
-    let count = 0;
-    for (let r = 0; r < rows.length; r++) {
-      let width = 0;
-      for (let cell = rows[r]!.firstChild; cell !== null; cell = cell.nextSibling) width++;
-      count = Math.max(count, width);
-    }
-    const votes: Array<Record<string, number>> = Array.from({ length: count }, () => ({ left: 0, right: 0, center: 0, "": 0 }));
-    const alignments = Array.from({ length: count }, () => "");
+    const votes: number[] = [];
+    const leaders: number[] = [];
     for (let r = 0; r < rows.length; r++) {
       let c = 0;
-      for (let cell = rows[r]!.firstChild; cell !== null; cell = cell.nextSibling, c++) {
-        const a = alignmentOf(cell);
-        const v = votes[c]!;
-        // As the plugin counts: an alignment outside the four starts at NaN and never wins.
-        v[a] = Number(v[a]) + 1;
-        if (v[a] > v[alignments[c]!]!) alignments[c] = a;
-      }
+      for (let cell = rows[r]!.firstChild; cell !== null; cell = cell.nextSibling, c++) vote(votes, leaders, c, cell);
     }
-    f.columns = { count, alignments };
+    f.columns = { count: leaders.length, alignments: leaders.map((a) => ALIGNMENTS[a]!) };
     return f.columns;
   };
 
@@ -219,9 +344,137 @@ function tableRules(): { rules: Record<string, TurndownService.Rule>; isPlainTab
     return positions.get(node) ?? -1;
   };
 
+  /** The plugin's tableRow for a row of a table that is not skipped. */
+  const rowMarkdown = (content: string, tr: TableNode, table: TableNode): string => {
+    if (!isHeadingRow(tr)) return `\n${content}`;
+    const { count, alignments } = columnsOf(table);
+    let borderCells = "";
+    for (let i = 0; i < count; i++) borderCells += cellMarkdown(border(alignments[i]!), i < tr.childNodes.length ? tr.childNodes[i]! : null, i);
+    return `\n${content}${borderCells ? `\n${borderCells}` : ""}`;
+  };
+
+  /**
+   * What turndown's walk hands the table rule as a plain table's content: each part's replacement
+   * by the rule for its tag (cells, rows, row groups), the parts joined as turndown joins them,
+   * each text escaped by `escape`; `tick` is called once per element, as the rule lookup it saves
+   * would have. A cell's position is its place among its parent's child nodes, counted on the
+   * way; whether the table is skipped is asked once.
+   */
+  const contentByParts = (table: TableNode, escape: (text: string) => string, tick: () => void): string => {
+    const skip = skipped(table);
+    const partOf = (node: TableNode, index: number): string => {
+      if (node.nodeType === 3) return escape(node.nodeValue ?? "");
+      // turndown joins an empty replacement for any other node (none survive its clean-up).
+      if (node.nodeType !== 1) return "";
+      tick();
+      const content = contentOf(node);
+      if (skip) return content;
+      const name = node.nodeName;
+      if (name === "TD" || name === "TH") return cellMarkdown(content, node, index);
+      return name === "TR" ? rowMarkdown(content, node, table) : content;
+    };
+    const contentOf = (el: TableNode): string => {
+      const first = el.firstChild;
+      if (first === null) return "";
+      // A cell's one text, a row's one cell.
+      if (first.nextSibling === null) return joinOne(partOf(first, 0));
+      const content = new PartsJoin();
+      let index = 0;
+      for (let child: TableNode | null = first; child !== null; child = child.nextSibling) content.append(partOf(child, index++));
+      return content.text;
+    };
+    return contentOf(table);
+  };
+
+  /**
+   * {@link contentByParts} in one pass for a table whose facts are not known yet and that is
+   * regular: its children rows and row groups, the groups' children rows, each row's children one
+   * or more cells, each cell holding one text or nothing (most tables of text). There every part
+   * ends in a `|` and starts with at most one newline, so turndown's join of an element's parts is
+   * their concatenation, and the table's content its rows' Markdown one after the other: a
+   * newline, the cells' Markdown, and for a heading row its border, added at the end, once every
+   * row's width and alignments are counted. The table's facts are gathered on the way (so the
+   * table is walked once, not once for its facts and once for its Markdown), the elements ticked
+   * and the texts escaped in turndown's order, and each tag's first part checked with
+   * `acceptsPart`. Null, with no facts recorded, at the first node that makes the table irregular
+   * or a part `acceptsPart` refuses.
+   */
+  const writeRegular = (table: TableNode, escape: (text: string) => string, tick: () => void, acceptsPart: (part: TableNode) => boolean): string | null => {
+    const rows: string[] = [];
+    const headings: Array<{ at: number; tr: TableNode }> = [];
+    const votes: number[] = [];
+    const leaders: number[] = [];
+    const firstParts: TableNode[] = [];
+    let partsSeen = 0;
+    let rowCount = 0;
+    let firstRowWidth = 0;
+    const accepted = (part: TableNode): boolean => {
+      const bit = (KIND.get(part.nodeName) ?? 0) & ~KIND_BITS;
+      if ((partsSeen & bit) !== 0) return true;
+      partsSeen |= bit;
+      firstParts.push(part);
+      return acceptsPart(part);
+    };
+    const writeRow = (tr: TableNode): boolean => {
+      if (tr.nodeType !== 1 || tr.nodeName !== "TR" || !accepted(tr)) return false;
+      tick();
+      let row = "\n";
+      let c = 0;
+      for (let cell = tr.firstChild; cell !== null; cell = cell.nextSibling, c++) {
+        if (cell.nodeType !== 1 || (cell.nodeName !== "TD" && cell.nodeName !== "TH") || !accepted(cell)) return false;
+        tick();
+        const inside = cell.firstChild;
+        let content = "";
+        if (inside !== null) {
+          if (inside.nodeType !== 3 || inside.nextSibling !== null) return false;
+          content = escape(inside.nodeValue ?? "");
+        }
+        vote(votes, leaders, c, cell);
+        row += cellMarkdown(content, cell, c);
+      }
+      // A row without a cell: not a plain table.
+      if (c === 0) return false;
+      if (rowCount++ === 0) firstRowWidth = c;
+      if (isHeadingRow(tr)) headings.push({ at: rows.length, tr });
+      rows.push(row);
+      return true;
+    };
+    for (let child = table.firstChild; child !== null; child = child.nextSibling) {
+      if (child.nodeType === 1 && ((KIND.get(child.nodeName) ?? 0) & KIND_BITS) === GROUP) {
+        if (!accepted(child)) return null;
+        tick();
+        for (let tr = child.firstChild; tr !== null; tr = tr.nextSibling) if (!writeRow(tr)) return null;
+      } else if (!writeRow(child)) {
+        return null;
+      }
+    }
+    const columns = { count: leaders.length, alignments: leaders.map((a) => ALIGNMENTS[a]!) };
+    facts.set(table, { hasTrigger: false, hasTable: false, caption: null, plain: true, firstParts, rowCount, firstRowWidth, columns });
+    // A single cell: the rules write the table as its content (turndown's join of the parts as they are).
+    if (skipped(table)) return contentByParts(table, escape, tick);
+    for (const { at, tr } of headings) {
+      let borderCells = "";
+      for (let i = 0; i < columns.count; i++) borderCells += cellMarkdown(border(columns.alignments[i]!), i < tr.childNodes.length ? tr.childNodes[i]! : null, i);
+      if (borderCells !== "") rows[at] += `\n${borderCells}`;
+    }
+    return rows.join("");
+  };
+
+  /** See {@link LinearTables.plainTableContent}. */
+  const plainTableContent = (table: TableNode, escape: (text: string) => string, tick: () => void, ruleOf: (part: unknown) => unknown): string | null => {
+    const acceptsPart = (part: TableNode) => ruleOf(part) === partRules.get(part.nodeName);
+    let f = facts.get(table);
+    if (f === undefined) {
+      const written = writeRegular(table, escape, tick, acceptsPart);
+      if (written !== null) return written;
+      f = factsOf(table);
+    }
+    if (!f.plain || !f.firstParts.every(acceptsPart)) return null;
+    return contentByParts(table, escape, tick);
+  };
+
   const asNode = (node: unknown) => node as TableNode;
 
-  const isPlainTable = (table: unknown) => factsOf(asNode(table)).plain;
   const rules: Record<string, TurndownService.Rule> = {
     webgateTableCell: {
       filter: ["th", "td"],
@@ -237,13 +490,12 @@ function tableRules(): { rules: Record<string, TurndownService.Rule>; isPlainTab
         const el = asNode(node);
         const table = nearestTable(el);
         if (skipped(table)) return content;
-        let borderCells = "";
-        if (isHeadingRow(el)) {
-          const { count, alignments } = columnsOf(table!);
-          for (let i = 0; i < count; i++) borderCells += cellMarkdown(border(alignments[i]!), i < el.childNodes.length ? el.childNodes[i]! : null, i);
-        }
-        return `\n${content}${borderCells ? `\n${borderCells}` : ""}`;
+        return rowMarkdown(content, el, table!);
       },
+    },
+    webgateTableSection: {
+      filter: ["thead", "tbody", "tfoot"],
+      replacement: (content) => content,
     },
     webgateTable: {
       filter: (node) => asNode(node).nodeName === "TABLE",
@@ -253,7 +505,8 @@ function tableRules(): { rules: Record<string, TurndownService.Rule>; isPlainTab
         // What the plugin would keep as raw HTML: its content as text instead.
         if (f.hasTrigger) return `\n\n${content}\n\n`;
         if (skipped(table)) return content;
-        content = content.replace(/\n+/g, "\n");
+        // Rows written as rows hold no blank line: the replacement would scan and copy the whole table for nothing.
+        if (content.includes("\n\n")) content = content.replace(/\n+/g, "\n");
         // The plugin splits the whole table into lines to look at the second (or, with one line, at that one).
         const trimmed = content.trim();
         const firstBreak = trimmed.indexOf("\n");
@@ -272,7 +525,10 @@ function tableRules(): { rules: Record<string, TurndownService.Rule>; isPlainTab
       },
     },
   };
-  return { rules, isPlainTable };
+  const cell = rules.webgateTableCell!;
+  const group = rules.webgateTableSection!;
+  partRules.set("TD", cell).set("TH", cell).set("TR", rules.webgateTableRow!).set("THEAD", group).set("TBODY", group).set("TFOOT", group);
+  return { rules, plainTableContent: (table, escape, tick, ruleOf) => plainTableContent(asNode(table), escape, tick, ruleOf) };
 }
 
 /** What {@link useLinearTables} gives the caller beside the rules it adds. */
@@ -280,21 +536,26 @@ export interface LinearTables {
   /** The rule that writes `<table>` elements (the one turndown picks for every table). */
   tableRule: TurndownService.Rule;
   /**
-   * Whether everything below `table` is rows, cells and row groups with text (no nested table,
-   * caption, column group or markup inside cells), every row having a cell: such a table is all
-   * block elements that are never blank (TD, TH and the row groups are "meaningful when blank" to
-   * turndown, and each row holds a cell), which lets turndown-setup.ts write it without turndown's
-   * per-node bookkeeping. Memoized with the rest of the table's facts.
+   * The content turndown's walk would hand {@link tableRule} for `table`, written by the table
+   * rules directly, when `table` is plain (TableFacts.plain: everything below it is rows, cells
+   * and row groups holding text, every row having a cell; such a table is all block elements that
+   * are never blank, which turndown's per-node bookkeeping has nothing to find in) and
+   * `ruleOf(part)`, turndown's rule lookup, gives the table's first part of each tag that tag's
+   * table rule; else null. The rules turndown can pick for these tags tell nodes apart by tag
+   * name and by the table around them, which every part of one table shares, so the first part
+   * of a tag stands for all (a rule for one of these tags that looked at anything else about a
+   * node would have to be checked here). `escape` is called for each text, `tick` for each
+   * element, in turndown's order. Memoized with the rest of the table's facts.
    */
-  isPlainTable(table: unknown): boolean;
+  plainTableContent(table: unknown, escape: (text: string) => string, tick: () => void, ruleOf: (part: unknown) => unknown): string | null;
 }
 
 /**
  * Adds the table rules to `service`, after the GFM plugin (turndown tries the rules added last
- * first, so these take the plugin's place for `table`, `tr`, `th` and `td`).
+ * first, so these take the plugin's place for `table`, `tr`, `th`, `td` and the row groups).
  */
 export function useLinearTables(service: TurndownService): LinearTables {
-  const { rules, isPlainTable } = tableRules();
+  const { rules, ...plain } = tableRules();
   for (const [name, rule] of Object.entries(rules)) service.addRule(name, rule);
-  return { tableRule: rules.webgateTable!, isPlainTable };
+  return { tableRule: rules.webgateTable!, ...plain };
 }

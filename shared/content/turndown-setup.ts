@@ -3,7 +3,7 @@ import { gfm } from "@joplin/turndown-plugin-gfm";
 import type { WorkMeter } from "./conversion-deadline";
 import { LightElement } from "./light-dom";
 import { type LinearTables, useLinearTables } from "./markdown-tables";
-import { MarkdownJoin, type ProseWalkRules, isProseSubtree, joinOne, proseContent } from "./prose-walk";
+import { type ProseWalkRules, isProseSubtree, proseContent } from "./prose-walk";
 
 /** webgate's turndown options: ATX headings, fenced code blocks, `-` bullets, inline links. */
 export const TURNDOWN_OPTIONS: TurndownService.Options = {
@@ -286,10 +286,16 @@ function indexRulesByTag(service: TurndownService, meter: WorkMeter | undefined,
     escape: (text) => service.escape(text),
     options,
   };
+  const escape = (text: string) => service.escape(text);
+  const tick = () => meter?.tick();
+  const partRule = (part: unknown) => find(part as ConvertedNode);
   rules.forNode = function forNode(node) {
     const rule = ruleFor(node);
     if (rule === rules.blankRule) return rule;
-    if (rule === tables.tableRule && !node.isCode && tables.isPlainTable(node)) return writePlainTable(node, rule, rules, (text) => service.escape(text), options);
+    if (rule === tables.tableRule && !node.isCode) {
+      const content = tables.plainTableContent(node, escape, tick, partRule);
+      if (content !== null) return writePlainTable(node, rule, content);
+    }
     if (isProseSubtree(node) && node.firstChild !== null) return writeProse(node, rule, prose);
     return rule;
   };
@@ -316,40 +322,21 @@ function writeProse(node: LightElement, rule: Rule, prose: ProseWalkRules): Rule
 }
 
 /**
- * Writes a plain table (markdown-tables.ts, `isPlainTable`: rows, cells and row groups holding
- * text only) as turndown would, and returns a rule that hands the result to the table rule.
+ * Hands a plain table (rows, cells and row groups holding text only) to the table rule with
+ * `content`, its Markdown as turndown's walk would have found it (markdown-tables.ts,
+ * `plainTableContent`), and hides the table's children from turndown's own
+ * walk until the table's replacement runs (it would convert them a second time).
  *
  * turndown's walk does for every node what changes nothing in such a table: its Node() computes
  * whether the node is a block (all six tags are), code (not: no CODE below and the table is not
  * in code), blank (TD, TH and the row groups never are, and every row holds a cell) and its
- * flanking whitespace (none around blocks); it keeps the parts in arrays it joins. Here each
- * element gets the one value a rule reads (isBlock) set directly, its rule from the same lookup, its content from its
- * children's replacements joined as turndown joins them, and each text its escaping: the same
- * Markdown (a property test compares on random tables, and the corpus converts as before), with a
- * fraction of the work per cell. The table's children are then hidden from turndown's own walk
- * until the table's replacement runs (it would convert them a second time).
+ * flanking whitespace (none around blocks), none of which the table rules read; it looks up each
+ * node's rule among the ~35 (by tag here, the same for every part of the table, see
+ * `plainTableContent`); it keeps the parts in arrays it joins. The same Markdown (a property test
+ * compares on random tables, and the corpus converts as before), with a fraction of the work per
+ * cell.
  */
-function writePlainTable(table: ConvertedNode, tableRule: Rule, rules: RulesInternals, escape: (text: string) => string, options: TurndownService.Options): Rule {
-  const partOf = (child: ConvertedNode): string => {
-    if (child.nodeType === 3) return escape(child.nodeValue ?? "");
-    // turndown joins an empty replacement for any other node (none survive its clean-up).
-    if (child.nodeType !== 1) return "";
-    // turndown's Node() would find every part of a plain table a block, not code, not blank
-    // (forNode reads that as no isBlank) and without flanking whitespace; no rule reads the others.
-    child.isBlock = true;
-    const rule = rules.forNode(child);
-    return rule.replacement(replacementOf(child), child, options);
-  };
-  const replacementOf = (el: ConvertedNode): string => {
-    const first = el.firstChild;
-    if (first === null) return "";
-    // A cell's one text, a row's one cell.
-    if (first.nextSibling === null) return joinOne(partOf(first));
-    const content = new MarkdownJoin();
-    for (let child: ConvertedNode | null = first; child !== null; child = child.nextSibling) content.append(partOf(child));
-    return content.text;
-  };
-  const content = replacementOf(table);
+function writePlainTable(table: ConvertedNode, tableRule: Rule, content: string): Rule {
   if (table instanceof LightElement) {
     table.childNodesHidden = true;
   } else {

@@ -1,4 +1,5 @@
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { fork } from "node:child_process";
 import { createRequire } from "node:module";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -6,13 +7,26 @@ import { pathToFileURL } from "node:url";
 import { build } from "esbuild";
 import iconv from "iconv-lite";
 import { describe, expect, it } from "vitest";
-import { BUNDLE_DATA_FILES, BUNDLE_FILE_NAME, FUNCTION_BUNDLING, PDF_WORKER_BUNDLE, copyBundleDataFiles, esbuildOptions, pdfWorkerCommands, pdfWorkerEsbuildOptions } from "../../infra/bundling";
+import {
+  BUNDLE_DATA_FILES,
+  BUNDLE_FILE_NAME,
+  FUNCTION_BUNDLING,
+  LAMBDA_CLIENT_BUNDLE,
+  PDF_WORKER_BUNDLE,
+  copyBundleDataFiles,
+  esbuildOptions,
+  lambdaClientEsbuildOptions,
+  pdfWorkerEsbuildOptions,
+  readerSideFileCommands,
+} from "../../infra/bundling";
 import { REPO_ROOT } from "../../infra/webgate-stack";
 import { generateArticleHtml } from "../../scripts/lib/article-html";
 import { renderDocument, type RenderInput, type RenderedDocument } from "../../shared/content/render";
 import { PDF_CMAP_DIR, PDF_WORKER_FILE, type readPdf } from "../../shared/content/pdf";
 import * as credentialStubs from "../../infra/bundle-stubs/unused-credential-providers";
 import { CPU_WORK_TIMEOUT_MS } from "../helpers/cpu-work";
+import { startLambdaStandIn } from "../helpers/lambda-stand-in";
+import { encodeRenderResult, type RenderedPage } from "../../shared/render/renderer";
 import { synthFunctionAsset } from "../helpers/function-asset";
 import { bodyLines, textPdf } from "../helpers/pdf-fixtures";
 
@@ -54,9 +68,10 @@ describe("function bundling", () => {
         "@aws-sdk/credential-provider-ini": "./infra/bundle-stubs/unused-credential-providers.ts",
         "@aws-sdk/credential-provider-process": "./infra/bundle-stubs/unused-credential-providers.ts",
         "@aws-sdk/credential-provider-web-identity": "./infra/bundle-stubs/unused-credential-providers.ts",
+        "@aws-sdk/client-lambda": "./infra/bundle-stubs/lambda-client-loader.ts",
       },
     });
-    expect(options.external).toEqual(["./multi-byte.encodings.json"]);
+    expect(options.external).toEqual(["./multi-byte.encodings.json", "./lambda-client.mjs"]);
     expect(BUNDLE_FILE_NAME).toBe("index.mjs");
   });
 
@@ -197,6 +212,95 @@ describe("the PDF reader in the bundle", () => {
   }, CPU_WORK_TIMEOUT_MS);
 });
 
+describe("the Lambda client beside the bundle", () => {
+  const PAGE: RenderedPage = {
+    url: "https://app.example.com/",
+    finalUrl: "https://app.example.com/",
+    redirects: [],
+    status: 200,
+    contentType: "text/html; charset=utf-8",
+    body: Buffer.from("<html><body><h1>Rendered</h1></body></html>"),
+    rendered: true,
+    truncated: null,
+    proxyBytes: 10,
+    elapsedMs: 20,
+  };
+
+  /**
+   * shared/render/lambda-renderer.ts bundled as the functions bundle it, in `dir`, with or without
+   * the client bundle beside it, and a script that renders through it in a fresh `node` (vitest
+   * would route the bundle's own `import()` through its module runner).
+   */
+  async function bundleRenderer(dir: string, withClient: boolean): Promise<string> {
+    rmSync(dir, { recursive: true, force: true });
+    const built = await build({ ...esbuildOptions(path.join(REPO_ROOT, "shared/render/lambda-renderer.ts"), path.join(dir, "renderer.mjs"), REPO_ROOT), metafile: true, logLevel: "silent" });
+    const inputs = Object.keys(built.metafile.inputs);
+    expect(inputs).toContain("infra/bundle-stubs/lambda-client-loader.ts");
+    expect(inputs.some((f) => f.includes("node_modules/@aws-sdk/client-lambda/"))).toBe(false);
+    if (withClient) {
+      const client = await build({ ...lambdaClientEsbuildOptions(REPO_ROOT, dir), metafile: true, logLevel: "silent" });
+      expect(Object.keys(client.metafile.inputs).some((f) => f.includes("node_modules/@aws-sdk/client-lambda/"))).toBe(true);
+    }
+    const script = path.join(dir, "render-once.mjs");
+    writeFileSync(
+      script,
+      `import { createLambdaClient, createLambdaRenderer } from "./renderer.mjs";
+const deadline = new AbortController();
+process.on("message", () => deadline.abort(new Error("deadline")));
+const renderer = createLambdaRenderer({ client: createLambdaClient({ endpoint: process.argv[2], requestTimeoutMs: 30000 }), functionName: "webgate-render", maxBodyBytes: 100000 });
+let out;
+try {
+  const page = await renderer.render({ url: "https://app.example.com/", waitMs: 0, timeoutMs: 1000 }, { signal: deadline.signal });
+  out = { page: { ...page, body: page.body.toString("utf8") } };
+} catch (error) {
+  out = { code: error.code };
+}
+process.send(out, () => process.exit(0));
+`,
+    );
+    return script;
+  }
+
+  /** Runs `script` against `endpoint`; `abortWhen` resolving aborts the render's deadline. */
+  function renderInChild(script: string, endpoint: string, abortWhen?: Promise<void>): Promise<{ page?: Record<string, unknown>; code?: string }> {
+    const child = fork(script, [endpoint], { env: { PATH: process.env.PATH ?? "", AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true" }, stdio: ["ignore", "inherit", "inherit", "ipc"] });
+    void abortWhen?.then(() => child.send("abort"));
+    return new Promise((resolve, reject) => {
+      child.once("message", (message) => resolve(message as { page?: Record<string, unknown>; code?: string }));
+      child.once("exit", (code) => reject(new Error(`render child exited (${code}) without an answer`)));
+    });
+  }
+
+  it("keeps the Lambda client out of the fetch handler's bundle, which loads it from beside itself", { timeout: CPU_WORK_TIMEOUT_MS }, async () => {
+    const built = await buildFetchHandler();
+    const inputs = Object.keys(built.metafile.inputs);
+    expect(inputs.some((f) => f.includes("node_modules/@aws-sdk/client-lambda/"))).toBe(false);
+    expect(built.outputFiles.find((f) => f.path.endsWith(".mjs"))!.text).toContain(JSON.stringify(`./${LAMBDA_CLIENT_BUNDLE.outFile}`));
+  });
+
+  it("invokes the render function through the bundled renderer and the client bundle: page, abort, missing file", { timeout: CPU_WORK_TIMEOUT_MS }, async () => {
+    const script = await bundleRenderer(path.join(REPO_ROOT, "cdk.out", "test-bundle", "lambda-client"), true);
+    const answering = await startLambdaStandIn(() => Promise.resolve(encodeRenderResult({ page: PAGE })));
+    try {
+      expect(await renderInChild(script, answering.endpoint)).toEqual({ page: { ...PAGE, body: PAGE.body.toString("utf8") } });
+      expect(answering.events).toEqual(["invoke webgate-render"]);
+    } finally {
+      await answering.close();
+    }
+    // The request's deadline reaches the real client through the loader: the invoke is abandoned.
+    const hanging = await startLambdaStandIn("never");
+    try {
+      expect(await renderInChild(script, hanging.endpoint, hanging.firstInvoke)).toEqual({ code: "upstream_timeout" });
+      await hanging.firstHangUp;
+    } finally {
+      await hanging.close();
+    }
+    // Without the client bundle (a broken asset) a render is unavailable, not a crash.
+    const missing = await bundleRenderer(path.join(REPO_ROOT, "cdk.out", "test-bundle", "lambda-client-missing"), false);
+    expect(await renderInChild(missing, "http://127.0.0.1:9")).toEqual({ code: "render_unavailable" });
+  });
+});
+
 describe("the CDK construct and the bench build the same bundle", () => {
   it("NodejsFunction's asset equals esbuild run with esbuildOptions()", async () => {
     const outdir = mkdtempSync(path.join(os.tmpdir(), "webgate-bundle-"));
@@ -213,10 +317,10 @@ describe("the CDK construct and the bench build the same bundle", () => {
     }
   }, CPU_WORK_TIMEOUT_MS);
 
-  it("ships the PDF worker and pdf.js's CMaps in the fetch function's asset", async () => {
+  it("ships the PDF worker, pdf.js's CMaps, the Lambda client and the data files in the fetch function's asset", async () => {
     const outdir = mkdtempSync(path.join(os.tmpdir(), "webgate-bundle-"));
     try {
-      const asset = synthFunctionAsset(outdir, { entry: path.join(REPO_ROOT, "functions/fetch/handler.ts"), serviceName: "webgate-fetch", memoryMb: 1024, timeoutS: 29, afterBundling: pdfWorkerCommands });
+      const asset = synthFunctionAsset(outdir, { entry: path.join(REPO_ROOT, "functions/fetch/handler.ts"), serviceName: "webgate-fetch", memoryMb: 1024, timeoutS: 29, afterBundling: readerSideFileCommands });
       const deployed = readFileSync(path.join(asset, PDF_WORKER_BUNDLE.outFile));
       const ours = await build({ ...pdfWorkerEsbuildOptions(REPO_ROOT, path.join(outdir, "bench")), write: false, logLevel: "silent" });
       const code = ours.outputFiles.find((f) => f.path.endsWith(PDF_WORKER_BUNDLE.outFile))!.contents;
@@ -224,6 +328,9 @@ describe("the CDK construct and the bench build the same bundle", () => {
       const cmaps = readdirSync(path.join(asset, PDF_WORKER_BUNDLE.cMapDir));
       expect(cmaps).toContain("UniJIS-UCS2-H.bcmap");
       expect(cmaps.length).toBe(readdirSync(path.join(REPO_ROOT, PDF_WORKER_BUNDLE.cMapSource)).filter((f) => f.endsWith(".bcmap")).length);
+      const client = await build({ ...lambdaClientEsbuildOptions(REPO_ROOT, path.join(outdir, "bench")), write: false, logLevel: "silent" });
+      const clientCode = client.outputFiles.find((f) => f.path.endsWith(LAMBDA_CLIENT_BUNDLE.outFile))!.contents;
+      expect(Buffer.from(clientCode).equals(readFileSync(path.join(asset, LAMBDA_CLIENT_BUNDLE.outFile)))).toBe(true);
       // The data files the bundle requires from its own directory are there, byte for byte.
       for (const file of BUNDLE_DATA_FILES) {
         expect(readFileSync(path.join(asset, BUNDLE_FILE_NAME), "utf8")).toContain(JSON.stringify(file.request));

@@ -9,7 +9,8 @@ import TurndownService from "turndown";
 import { describe, expect, it } from "vitest";
 import { turndownSingleUse } from "../../../../shared/content/html-to-markdown";
 import { parseLightDocument } from "../../../../shared/content/light-dom";
-import { HTML_TABLE_TRIGGERS, useLinearTables } from "../../../../shared/content/markdown-tables";
+import { HTML_TABLE_TRIGGERS, PartsJoin, useLinearTables } from "../../../../shared/content/markdown-tables";
+import { MarkdownJoin } from "../../../../shared/content/prose-walk";
 import { TURNDOWN_OPTIONS, createTurndownService } from "../../../../shared/content/turndown-setup";
 
 /** The rules as they were: the plugin's, and webgate's rule that wrote a table holding code, lists or headings as text. */
@@ -73,6 +74,16 @@ describe("linear GFM table rules", () => {
     );
   });
 
+  it("write what the plugin's rules wrote (or throw where they threw) when rows hold text, as domino keeps it inside <pre>", () => {
+    fc.assert(
+      fc.property(table(2), fc.constantFrom(" ", "\n  ", "x"), (html, gap) => {
+        const spaced = `<pre>${html.replace(/<(t[dhr])/g, `${gap}<$1`)}</pre>`;
+        expect(outcome(() => linearService().turndown(spaced))).toBe(outcome(() => pluginService().turndown(spaced)));
+      }),
+      { numRuns: 150 },
+    );
+  });
+
   it("a colspan is honoured up to HTML's limit of 1,000, not as far as the attribute asks", () => {
     const html = '<table><tr><th colspan="1000000000">h</th><th>g</th></tr><tr><td>a</td><td>b</td></tr></table>';
     const markdown = turndownSingleUse(linearService(), parseLightDocument(html).body);
@@ -120,6 +131,29 @@ describe("plain tables written without turndown's per-node walk", () => {
         expect(outcome(() => createTurndownService("https://example.com/").turndown(html))).toBe(outcome(() => turndownWalkService().turndown(html)));
       }),
       { numRuns: 400 },
+    );
+  });
+
+  it("are written by turndown's walk when a rule added later takes a table part", () => {
+    const service = createTurndownService(null);
+    service.addRule("countCells", { filter: "td", replacement: (content) => `[${content}]` });
+    const markdown = turndownSingleUse(service, parseLightDocument("<table><tr><th>h</th><th>g</th></tr><tr><td>1</td><td>2</td></tr></table>").body);
+    expect(markdown).toBe("| h   | g   |\n| --- | --- |\n[1][2]");
+  });
+
+  it("join their parts as turndown joins them (the array join gives what the string join gives)", () => {
+    const part = fc.array(fc.constantFrom("\n", "| a |", " ", "\n\n\n", "b\n", "\n| c |"), { maxLength: 6 }).map((p) => p.join(""));
+    fc.assert(
+      fc.property(fc.array(part, { maxLength: 8 }), (parts) => {
+        const pieces = new PartsJoin();
+        const string = new MarkdownJoin();
+        for (const p of parts) {
+          pieces.append(p);
+          string.append(p);
+        }
+        expect(pieces.text).toBe(string.text);
+      }),
+      { numRuns: 3000 },
     );
   });
 
