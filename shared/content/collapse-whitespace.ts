@@ -22,8 +22,19 @@ const VOID = new Set(["AREA", "BASE", "BR", "COL", "COMMAND", "EMBED", "HR", "IM
 /** A run turndown's `/[ \r\n\t]+/g` would replace: a tab, CR or LF, or two spaces in a row. */
 const COLLAPSIBLE = /[\r\n\t]| {2}/;
 
+/** Whether `text` is all space, tab, CR and LF (most text between tags is: a newline and indentation). */
+function isCollapsibleSpace(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c !== 32 && c !== 10 && c !== 9 && c !== 13) return false;
+  }
+  return true;
+}
+
 function collapseText(text: string): string {
-  return COLLAPSIBLE.test(text) ? text.replace(/[ \r\n\t]+/g, " ") : text;
+  if (!COLLAPSIBLE.test(text)) return text;
+  // The replacement's result for text that is one run of whitespace, without running it.
+  return isCollapsibleSpace(text) ? " " : text.replace(/[ \r\n\t]+/g, " ");
 }
 
 function removeNode(node: LightNode): LightNode | LightElement {

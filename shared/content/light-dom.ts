@@ -1,5 +1,5 @@
 import type { WorkMeter } from "./conversion-deadline";
-import { LinearParser } from "./linear-parser";
+import { AttributeList, LinearParser, NO_ATTRIBUTES } from "./linear-parser";
 
 /**
  * A minimal DOM for turndown, built by htmlparser2 in one pass with the pruned elements never
@@ -196,16 +196,23 @@ function attributeKey(name: string): string {
   return name;
 }
 
+/**
+ * The names an object answers from `Object.prototype` when it has no own property of that name
+ * (`constructor`, `toString`, `__proto__`, …): for these, an element's attribute lookup goes
+ * through its attribute object, as it always has.
+ */
+const PROTOTYPE_NAMES: ReadonlySet<string> = new Set(Object.getOwnPropertyNames(Object.prototype));
+
 export class LightElement extends LightBase {
   // On the prototype (see the end of the file).
   declare readonly nodeType: 1;
   /** Upper case, as a browser reports HTML elements. */
   readonly nodeName: string;
   /**
-   * The attributes, names in lower case. Elements without any share one frozen empty object
-   * (read-only: nothing writes to an element's attributes after the parse).
+   * The attributes as the parser listed them, until something asks for {@link attributes}; then
+   * the object built from them. Read-only: nothing writes to an element's attributes after the parse.
    */
-  readonly attributes: Record<string, string>;
+  private attributeSource: Record<string, string> | AttributeList;
   firstChild: LightNode | null = null;
   lastChild: LightNode | null = null;
   /**
@@ -239,10 +246,34 @@ export class LightElement extends LightBase {
    */
   childNodesHidden = false;
 
-  constructor(localName: string, attributes: Record<string, string>) {
+  constructor(localName: string, attributes: Record<string, string> | AttributeList) {
     super();
     this.nodeName = upperName(localName);
-    this.attributes = attributes;
+    this.attributeSource = attributes;
+  }
+
+  /**
+   * The attributes, names in lower case: each name's first value, as htmlparser2 builds them.
+   * Elements without any share one frozen empty object. Built on first read from the parser's
+   * list (most elements' are never read as a whole: single names go through {@link attributeValue}).
+   */
+  get attributes(): Record<string, string> {
+    const source = this.attributeSource;
+    if (source instanceof AttributeList) return (this.attributeSource = source.toRecord());
+    return source;
+  }
+
+  /** `attributes[key]` for a lower-case key, read from the parser's list while there is one. */
+  private attributeValue(key: string): string | undefined {
+    return PROTOTYPE_NAMES.has(key) ? this.attributes[key] : this.ownAttribute(key);
+  }
+
+  /** `attributes[key]` for a lower-case key that is no `Object.prototype` member's name (the getters' literals). */
+  private ownAttribute(key: string): string | undefined {
+    const source = this.attributeSource;
+    // Most elements have no attributes (the table rules read every cell's style).
+    if (source === NO_ATTRIBUTES) return undefined;
+    return source instanceof AttributeList ? source.get(key) : source[key];
   }
 
   get tagName(): string {
@@ -278,29 +309,29 @@ export class LightElement extends LightBase {
   }
 
   getAttribute(name: string): string | null {
-    const value = this.attributes[attributeKey(name)];
+    const value = this.attributeValue(attributeKey(name));
     return value === undefined ? null : value;
   }
 
   hasAttribute(name: string): boolean {
-    return this.attributes[attributeKey(name)] !== undefined;
+    return this.attributeValue(attributeKey(name)) !== undefined;
   }
 
   get className(): string {
-    return this.attributes.class ?? "";
+    return this.ownAttribute("class") ?? "";
   }
 
   get type(): string {
-    return (this.attributes.type ?? "").toLowerCase();
+    return (this.ownAttribute("type") ?? "").toLowerCase();
   }
 
   get checked(): boolean {
-    return this.attributes.checked !== undefined;
+    return this.ownAttribute("checked") !== undefined;
   }
 
   /** Only `textAlign` is read (GFM column alignment); taken from the inline style. */
   get style(): { readonly textAlign: string } {
-    const style = this.attributes.style;
+    const style = this.ownAttribute("style");
     // The table rules read every cell's style: most have none, and share one answer.
     if (style === undefined) return NO_STYLE;
     const match = /(?:^|;)\s*text-align\s*:\s*([a-z]+)/i.exec(style);
@@ -443,6 +474,11 @@ export interface LightDocument {
   structuredData: string[];
 }
 
+/** An attribute of a tag as the parser reports it with `attributeLists` (a list, or an object). */
+function attributeOf(attribs: Record<string, string> | AttributeList, name: "href" | "type"): string | undefined {
+  return attribs instanceof AttributeList ? attribs.get(name) : attribs[name];
+}
+
 /** Structured data kept from one page, in characters: enough for a long article's JSON-LD. */
 export const MAX_STRUCTURED_DATA_CHARS = 2_000_000;
 
@@ -493,9 +529,9 @@ export function parseLightDocument(html: string, options: { pruned?: ReadonlySet
           if (name === "title" && title === null) {
             title = "";
             inTitle = true;
-          } else if (name === "base" && baseHref === null && attribs.href !== undefined) {
-            baseHref = attribs.href;
-          } else if (name === "script" && options.structuredData === true && /^\s*application\/ld\+json\s*$/i.test(attribs.type ?? "")) {
+          } else if (name === "base" && baseHref === null && attributeOf(attribs, "href") !== undefined) {
+            baseHref = attributeOf(attribs, "href")!;
+          } else if (name === "script" && options.structuredData === true && /^\s*application\/ld\+json\s*$/i.test(attributeOf(attribs, "type") ?? "")) {
             jsonLd = "";
           }
           return;
@@ -573,6 +609,7 @@ export function parseLightDocument(html: string, options: { pruned?: ReadonlySet
       },
     },
     { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true, recognizeSelfClosing: false },
+    { attributeLists: true },
   );
   parser.end(html);
   for (const form of forms) if (form.parentNode !== null && isControlForm(form.textContent)) form.remove();

@@ -74,9 +74,12 @@ interface ParserInternals {
   startIndex: number;
   endIndex: number;
   attribs: Record<string, string> | null;
+  attribname: string;
+  attribvalue: string;
   buffers: string[];
   bufferOffset: number;
   lowerCaseTagNames: boolean;
+  lowerCaseAttributeNames: boolean;
   htmlMode: boolean;
 }
 
@@ -99,12 +102,44 @@ const KNOWN_TAG_NAMES = [
   "tfoot", "th", "thead", "time", "title", "tr", "track", "tt", "u", "ul", "var", "video", "wbr", "image", "math", "big", "nobr",
 ];
 
-/** Known names by a hash of their characters (see {@link nameHash}); a bucket rarely holds two. */
-const namesByHash = new Map<number, string[]>();
-for (const name of KNOWN_TAG_NAMES) {
-  const h = nameHash(name, 0, name.length);
-  namesByHash.set(h, [...(namesByHash.get(h) ?? []), name]);
+/**
+ * Attribute names common enough to hand out as shared strings (the corpus's most frequent, and
+ * the ones webgate's rules and extractor read).
+ */
+const KNOWN_ATTRIBUTE_NAMES = [
+  "class", "href", "id", "style", "src", "title", "rel", "type", "content", "name", "width", "height", "target", "role",
+  "alt", "onclick", "value", "viewbox", "property", "xmlns", "fill", "d", "async", "tabindex", "itemprop", "itemscope",
+  "itemtype", "dir", "align", "charset", "lang", "sizes", "srcset", "loading", "colspan", "rowspan", "border", "valign",
+  "cellpadding", "cellspacing", "bgcolor", "color", "face", "size", "action", "method", "for", "media", "defer",
+  "crossorigin", "integrity", "http-equiv", "start", "checked", "disabled", "selected", "placeholder", "label", "datetime",
+  "cite", "frameborder", "allowfullscreen", "scope", "headers", "summary", "span", "nowrap", "hidden", "language",
+  "aria-label", "aria-hidden", "aria-labelledby", "aria-expanded", "aria-controls", "aria-describedby", "data-src",
+  "data-id", "data-type", "data-url", "data-href", "data-original", "fill-rule", "clip-rule", "stroke", "stroke-width",
+  "transform", "x", "y", "cx", "cy", "r", "points", "version", "xmlns:xlink", "xlink:href", "onload", "onmouseover",
+  "onmouseout", "autocomplete", "maxlength", "enctype", "accept", "download", "referrerpolicy", "decoding", "fetchpriority",
+  "usemap", "shape", "coords", "nonce", "translate", "draggable", "contenteditable", "spellcheck", "accesskey",
+];
+
+/**
+ * Names by a hash of their characters (see {@link nameHash}), the longest name's length beside
+ * them; a bucket rarely holds two.
+ */
+interface NameTable {
+  byHash: Map<number, string[]>;
+  maxLength: number;
 }
+
+function nameTable(names: readonly string[]): NameTable {
+  const byHash = new Map<number, string[]>();
+  for (const name of names) {
+    const h = nameHash(name, 0, name.length);
+    byHash.set(h, [...(byHash.get(h) ?? []), name]);
+  }
+  return { byHash, maxLength: Math.max(...names.map((n) => n.length)) };
+}
+
+const TAG_NAMES = nameTable(KNOWN_TAG_NAMES);
+const ATTRIBUTE_NAMES = nameTable(KNOWN_ATTRIBUTE_NAMES);
 
 /** A hash of `text[start, end)` with ASCII letters folded to lower case (the same for either case). */
 function nameHash(text: string, start: number, end: number): number {
@@ -114,12 +149,13 @@ function nameHash(text: string, start: number, end: number): number {
 }
 
 /**
- * The known name that `text[start, end)` spells in any case of ASCII letters, or null: exactly
- * what `text.slice(start, end).toLowerCase()` gives for these names, without allocating it.
+ * The name of `table` that `text[start, end)` spells in any case of ASCII letters, or null:
+ * exactly what `text.slice(start, end).toLowerCase()` gives for these names (all ASCII), without
+ * allocating it.
  */
-function knownName(text: string, start: number, end: number): string | null {
-  if (end - start > 10) return null;
-  const bucket = namesByHash.get(nameHash(text, start, end));
+function knownName(table: NameTable, text: string, start: number, end: number): string | null {
+  if (end - start > table.maxLength) return null;
+  const bucket = table.byHash.get(nameHash(text, start, end));
   if (bucket === undefined) return null;
   outer: for (const name of bucket) {
     if (name.length !== end - start) continue;
@@ -131,6 +167,51 @@ function knownName(text: string, start: number, end: number): string | null {
     return name;
   }
   return null;
+}
+
+/**
+ * A tag's attributes as htmlparser2 reports them (names lower-cased, values with entities
+ * decoded), in source order and with repeated names kept: what a LinearParser built with
+ * `attributeLists` hands to `onopentag` instead of an object. Building htmlparser2's object costs
+ * a keyed store per attribute into objects of ever-changing shapes (a fifth of the parse of the
+ * corpus); most elements' attributes are never read, and reading one name is a short scan.
+ */
+export class AttributeList {
+  /** Names and values, alternating. */
+  readonly items: string[];
+
+  constructor(name: string, value: string) {
+    this.items = [name, value];
+  }
+
+  /**
+   * The value of the first attribute called `name` (the one htmlparser2's object keeps), or
+   * undefined. The same as `toRecord()[name]` for every name but those of `Object.prototype`'s
+   * members (`__proto__`, `constructor`, …), which the object answers from its prototype.
+   */
+  get(name: string): string | undefined {
+    const items = this.items;
+    for (let i = 0; i < items.length; i += 2) if (items[i] === name) return items[i + 1];
+    return undefined;
+  }
+
+  /** The object htmlparser2 builds: each name's first value, assigned in order to a plain object. */
+  toRecord(): Record<string, string> {
+    const out: Record<string, string> = {};
+    const items = this.items;
+    for (let i = 0; i < items.length; i += 2) if (!Object.hasOwn(out, items[i]!)) out[items[i]!] = items[i + 1]!;
+    return out;
+  }
+}
+
+/** Options of {@link LinearParser} beyond htmlparser2's. */
+export interface LinearParserOptions {
+  /**
+   * Hand `onopentag` each tag's attributes as an {@link AttributeList} (cast to htmlparser2's
+   * type; {@link NO_ATTRIBUTES} for a tag without any, and htmlparser2's own `{}` for the `<br>`
+   * it implies from `</br>`), not as an object. The handler must not set `onattribute`.
+   */
+  attributeLists?: boolean;
 }
 
 /** The private members of htmlparser2's Tokenizer that {@link SkippingTokenizer} reads and writes (htmlparser2 12.0.0). */
@@ -331,19 +412,54 @@ Object.defineProperties(SkippingTokenizer.prototype, {
  * ordinary characters ({@link SkippingTokenizer}).
  */
 export class LinearParser extends Parser {
-  constructor(cbs: Partial<Handler>, options?: ParserOptions) {
+  private readonly attributeLists: boolean;
+
+  constructor(cbs: Partial<Handler>, options?: ParserOptions, own: LinearParserOptions = {}) {
     super(cbs, { ...options, Tokenizer: options?.Tokenizer ?? SkippingTokenizer });
     const self = this as unknown as ParserInternals;
     // The constructor starts foreignContext as [None] (0), as reset() does.
     self.stack = new TopFirstStack<string>();
     self.foreignContext = new TopFirstStack<number>([0]);
+    if (own.attributeLists === true && cbs.onattribute !== undefined) throw new TypeError("attributeLists: the handler must not set onattribute");
+    this.attributeLists = own.attributeLists === true;
   }
 
-  /** A tag's first attribute gives it an object of its own. */
+  /** htmlparser2's onattribname, with the common names as shared strings (see {@link KNOWN_ATTRIBUTE_NAMES}). */
+  override onattribname(start: number, endIndex: number): void {
+    const self = this as unknown as ParserInternals;
+    if (self.lowerCaseAttributeNames) {
+      const buffer = self.buffers[0];
+      const from = start - self.bufferOffset;
+      const to = endIndex - self.bufferOffset;
+      if (buffer !== undefined && from >= 0 && to <= buffer.length) {
+        const name = knownName(ATTRIBUTE_NAMES, buffer, from, to);
+        if (name !== null) {
+          self.startIndex = start;
+          self.attribname = name;
+          return;
+        }
+      }
+    }
+    super.onattribname(start, endIndex);
+  }
+
+  /**
+   * A tag's first attribute gives it an object of its own (htmlparser2's onattribend then keeps
+   * each name's first value), or, with `attributeLists`, a list.
+   */
   override onattribend(quote: QuoteType, endIndex: number): void {
     const self = this as unknown as ParserInternals;
-    if (self.attribs === NO_ATTRIBUTES) self.attribs = {};
-    super.onattribend(quote, endIndex);
+    if (!this.attributeLists) {
+      if (self.attribs === NO_ATTRIBUTES) self.attribs = {};
+      super.onattribend(quote, endIndex);
+      return;
+    }
+    // htmlparser2's onattribend without its onattribute call (refused at construction).
+    self.endIndex = endIndex;
+    const attribs = self.attribs;
+    if (attribs === NO_ATTRIBUTES) self.attribs = new AttributeList(self.attribname, self.attribvalue) as unknown as Record<string, string>;
+    else if (attribs !== null) (attribs as unknown as AttributeList).items.push(self.attribname, self.attribvalue);
+    self.attribvalue = "";
   }
 
   /** htmlparser2's onend, reading the stack top-first through `at` (it indexes the array). */
@@ -378,7 +494,7 @@ Object.defineProperties(LinearParser.prototype, {
         const from = start - self.bufferOffset;
         const to = endIndex - self.bufferOffset;
         if (buffer !== undefined && from >= 0 && to <= buffer.length) {
-          const name = knownName(buffer, from, to);
+          const name = knownName(TAG_NAMES, buffer, from, to);
           // Outside foreign content htmlparser2 reads `<image>` as `img`, as HTML does.
           if (name !== null) return name === "image" ? "img" : name;
         }

@@ -3,7 +3,7 @@ import path from "node:path";
 import fc from "fast-check";
 import { Parser, type Handler } from "htmlparser2";
 import { describe, expect, it } from "vitest";
-import { LinearParser, NO_ATTRIBUTES } from "../../../../shared/content/linear-parser";
+import { AttributeList, LinearParser, NO_ATTRIBUTES } from "../../../../shared/content/linear-parser";
 import { loadCorpus } from "../../../../scripts/lib/corpus";
 import { ORDINARY_SHAPE, PATHOLOGICAL_SHAPES } from "../../../../scripts/lib/cost-shapes";
 import { findSharedDir } from "../../../../scripts/lib/shared-dir";
@@ -97,6 +97,53 @@ describe("LinearParser", () => {
       }),
       { numRuns: 2_000 },
     );
+  });
+
+  /** Names read one at a time besides the tag's own: absent ones, and ones Object.prototype answers. */
+  const PROBED_NAMES = ["class", "missing", "__proto__", "toString"];
+
+  it("with attributeLists, lists exactly the attributes htmlparser2 reports (first value of each name, __proto__ and the like included)", () => {
+    const listed = (html: string): string[] => {
+      const out: string[] = [];
+      const parser = new LinearParser(
+        {
+          onopentag: (name, attribs) => {
+            const list = attribs as unknown as AttributeList | Record<string, string>;
+            const record = list instanceof AttributeList ? list.toRecord() : list;
+            // What a reader of single names sees, for every name the tag has and a few it has not.
+            const names = [...Object.keys(record), ...PROBED_NAMES];
+            const single = names.map((n) => (list instanceof AttributeList && !(n in Object.prototype) ? list.get(n) : record[n]));
+            out.push(`<${name} ${JSON.stringify(record)} ${JSON.stringify(Object.keys(record))} ${JSON.stringify(single)}`);
+          },
+        },
+        { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true, recognizeSelfClosing: false },
+        { attributeLists: true },
+      );
+      parser.end(html);
+      return out;
+    };
+    const plain = (html: string): string[] => {
+      const out: string[] = [];
+      new Parser(
+        {
+          onopentag: (name, attribs) => {
+            const names = [...Object.keys(attribs), ...PROBED_NAMES];
+            out.push(`<${name} ${JSON.stringify(attribs)} ${JSON.stringify(Object.keys(attribs))} ${JSON.stringify(names.map((n) => attribs[n]))}`);
+          },
+        },
+        { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true, recognizeSelfClosing: false },
+      ).end(html);
+      return out;
+    };
+    const fixed = '<p CLASS=a class=b Class=c id=1 2=two 1=one __proto__=x constructor=y HREF="h&amp;" data-X=\'q\'></br><div>';
+    expect(listed(fixed)).toEqual(plain(fixed));
+    fc.assert(
+      fc.property(markup, (html) => {
+        expect(listed(html)).toEqual(plain(html));
+      }),
+      { numRuns: 1_000 },
+    );
+    expect(() => new LinearParser({ onattribute: () => undefined }, {}, { attributeLists: true })).toThrow(TypeError);
   });
 
   it("reports exactly htmlparser2's events on the cost shapes", () => {
