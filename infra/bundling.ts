@@ -179,28 +179,36 @@ export function lambdaClientEsbuildOptions(projectRoot: string, outDir: string):
   return { ...options, alias };
 }
 
+/**
+ * The esbuild CLI command (run by NodejsFunction in the project root) that bundles `entry` into
+ * `outputDir/outFile` with {@link FUNCTION_BUNDLING}'s settings and the given aliases: what
+ * NodejsFunction itself runs for a function, for the side bundles beside index.mjs.
+ */
+function sideBundleCommand(inputDir: string, outputDir: string, entry: string, outFile: string, alias: Readonly<Record<string, string>>): string {
+  const b = FUNCTION_BUNDLING;
+  return [
+    shellQuote(`${inputDir}/node_modules/.bin/esbuild`),
+    "--bundle",
+    shellQuote(`${inputDir}/${entry}`),
+    `--target=${b.target}`,
+    "--platform=node",
+    `--format=${b.format}`,
+    shellQuote(`--outfile=${outputDir}/${outFile}`),
+    ...(b.minify ? ["--minify"] : []),
+    ...(b.sourceMap ? ["--sourcemap"] : []),
+    ...(b.sourcesContent ? [] : ["--sources-content=false"]),
+    `--main-fields=${b.mainFields.join(",")}`,
+    shellQuote(`--banner:js=${b.banner}`),
+    ...Object.entries(alias).map(([from, to]) => shellQuote(`--alias:${from}=${to}`)),
+    "--log-level=warning",
+  ].join(" ");
+}
+
 /** Shell commands (run by NodejsFunction in the project root) that build the Lambda client bundle into an asset. */
 export function lambdaClientCommands(inputDir: string, outputDir: string): string[] {
-  const b = FUNCTION_BUNDLING;
-  const { "@aws-sdk/client-lambda": _loader, ...alias } = b.alias;
-  return [
-    [
-      shellQuote(`${inputDir}/node_modules/.bin/esbuild`),
-      "--bundle",
-      shellQuote(`${inputDir}/${LAMBDA_CLIENT_BUNDLE.entry}`),
-      `--target=${b.target}`,
-      "--platform=node",
-      `--format=${b.format}`,
-      shellQuote(`--outfile=${outputDir}/${LAMBDA_CLIENT_BUNDLE.outFile}`),
-      ...(b.minify ? ["--minify"] : []),
-      ...(b.sourceMap ? ["--sourcemap"] : []),
-      ...(b.sourcesContent ? [] : ["--sources-content=false"]),
-      `--main-fields=${b.mainFields.join(",")}`,
-      shellQuote(`--banner:js=${b.banner}`),
-      ...Object.entries(alias).map(([from, to]) => shellQuote(`--alias:${from}=${to}`)),
-      "--log-level=warning",
-    ].join(" "),
-  ];
+  // The real package, not the loader that stands in for it in the functions' bundles.
+  const { "@aws-sdk/client-lambda": _loader, ...alias } = FUNCTION_BUNDLING.alias;
+  return [sideBundleCommand(inputDir, outputDir, LAMBDA_CLIENT_BUNDLE.entry, LAMBDA_CLIENT_BUNDLE.outFile, alias)];
 }
 
 /**
@@ -213,22 +221,7 @@ export function readerSideFileCommands(inputDir: string, outputDir: string): str
 
 /** Shell commands (run by NodejsFunction in the project root) that add the PDF worker to an asset. */
 export function pdfWorkerCommands(inputDir: string, outputDir: string): string[] {
-  const b = FUNCTION_BUNDLING;
-  const esbuild = [
-    shellQuote(`${inputDir}/node_modules/.bin/esbuild`),
-    "--bundle",
-    shellQuote(`${inputDir}/${PDF_WORKER_BUNDLE.entry}`),
-    `--target=${b.target}`,
-    "--platform=node",
-    `--format=${b.format}`,
-    shellQuote(`--outfile=${outputDir}/${PDF_WORKER_BUNDLE.outFile}`),
-    ...(b.minify ? ["--minify"] : []),
-    ...(b.sourceMap ? ["--sourcemap"] : []),
-    ...(b.sourcesContent ? [] : ["--sources-content=false"]),
-    `--main-fields=${b.mainFields.join(",")}`,
-    shellQuote(`--banner:js=${b.banner}`),
-    "--log-level=warning",
-  ].join(" ");
+  const esbuild = sideBundleCommand(inputDir, outputDir, PDF_WORKER_BUNDLE.entry, PDF_WORKER_BUNDLE.outFile, {});
   return [
     esbuild,
     `mkdir -p ${shellQuote(`${outputDir}/${PDF_WORKER_BUNDLE.cMapDir}`)}`,
