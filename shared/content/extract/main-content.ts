@@ -547,7 +547,7 @@ function markFiltered(body: LightElement, hidden: Set<LightElement>, unlikely: S
     const [el, protectedContext] = stack.pop()!;
     for (let n = el.firstChild; n !== null; n = n.nextSibling) {
       if (n.nodeType !== 1) continue;
-      if (isHidden(n) || (n.nodeName === "NOSCRIPT" && !isNoscriptArticle(n, raw, visible))) {
+      if (isHidden(n) || RUBY_ANNOTATIONS.has(n.nodeName) || (n.nodeName === "NOSCRIPT" && !isNoscriptArticle(n, raw, visible))) {
         hidden.add(n);
         continue;
       }
@@ -560,6 +560,13 @@ function markFiltered(body: LightElement, hidden: Set<LightElement>, unlikely: S
     }
   }
 }
+
+/**
+ * Ruby annotations (`<rt>` readings, `<rp>` fallback parentheses) are set aside like hidden
+ * elements: kept, they interleave every word's pronunciation with the word itself (子こども for
+ * 子ども in furigana), and the text is no longer the text a reader reads or quotes.
+ */
+const RUBY_ANNOTATIONS = new Set(["RT", "RP"]);
 
 /** A `<noscript>` with at least this much text in sentences may be the article's only copy. */
 const NOSCRIPT_ARTICLE_CHARS = ENOUGH_CHARS;

@@ -319,3 +319,14 @@ describe("copyright notices in the languages of the reader prompts", () => {
     expect(out).not.toContain("Tous droits");
   });
 });
+
+describe("ruby annotations (furigana) in the article", () => {
+  it("reads the base text without the readings in <rt> and the parentheses in <rp>", () => {
+    const ruby = (base: string, reading: string) => `<ruby>${base}<rp>(</rp><rt>${reading}</rt><rp>)</rp></ruby>`;
+    const para = (i: number) =>
+      `<p>${ruby("子", "こ")}どもへの${ruby("虐待", "ぎゃくたい")}をなくすための${ruby("法律", "ほうりつ")}ができました、その${i}。${ruby("親", "おや")}が${ruby("子", "こ")}どもをたたくことは${ruby("禁止", "きんし")}になりました。これはとても大切なことです、と専門家は言いました。</p>`;
+    const out = text(page("法律", `<div class="news"><h1>法律</h1>${[1, 2, 3, 4, 5].map(para).join("")}</div>`));
+    expect(out).toContain("子どもへの虐待をなくすための法律ができました、その1。親が子どもをたたくことは禁止になりました。");
+    for (const reading of ["ぎゃくたい", "ほうりつ", "(こ)", "きんし"]) expect(out).not.toContain(reading);
+  });
+});
