@@ -7,7 +7,7 @@ import { markProseFacts } from "./prose-walk";
 import { type LightDocument, type LightElement, MAX_DEPTH, parseLightDocument } from "./light-dom";
 import { neutralizeBoundaryMarkers, unescapeNeutralizedMarkers } from "./neutralize";
 import { lightTreeToText } from "./plain-text";
-import { createTurndownService } from "./turndown-setup";
+import { conversionService, treeWalkOf } from "./turndown-setup";
 import type { Extractor, OutputFormat } from "../snapshot/snapshot-meta";
 
 /** The output formats of /fetch for HTML: Markdown, or plain text without any Markdown syntax. */
@@ -103,7 +103,7 @@ export function truncationNote(format: OutputFormat): string {
  */
 function serialize(root: LightElement, base: string | null, format: OutputFormat, meter: WorkMeter): string {
   if (format === "text") return neutralizeBoundaryMarkers(lightTreeToText(root, meter));
-  return finish(turndownSingleUse(createTurndownService(base, {}, meter), root));
+  return finish(turndownSingleUse(conversionService(base, meter), root));
 }
 
 /**
@@ -129,22 +129,30 @@ function convertMainContent(html: string, baseUrl: string, format: OutputFormat,
 }
 
 /**
- * turndown deep-copies the node it is given before collapsing whitespace. Our trees are built for
- * this one conversion and dropped afterwards, so the copy is skipped, and the whitespace is
- * collapsed by collapse-whitespace.ts (the same changes to the tree, faster): turndown's own pass
- * returns at once on a root that reports no first child, which the root does for that one look.
+ * `service.turndown(root)` for a tree built for this one conversion and dropped afterwards.
+ * turndown deep-copies the node it is given, collapses the copy's whitespace and walks it; here
+ * the whitespace is collapsed in place by collapse-whitespace.ts (the same changes to the tree,
+ * faster) and, for a service built by turndown-setup.ts, the tree is converted by prose-walk.ts's
+ * walk (turndown's walk with cheaper bookkeeping). For any other service turndown's own walk runs,
+ * without the copy: turndown's own collapsing returns at once on a root that reports no first
+ * child, which the root does for that one look.
  * Speed-only changes: tests compare the Markdown with `service.turndown(root)`, which copies and
  * collapses as turndown does.
  */
 export function turndownSingleUse(service: TurndownService, root: LightElement): string {
   const ownCollapse = !service.options.preformattedCode;
+  const walk = treeWalkOf(service);
+  if (walk !== null) {
+    collapseWhitespace(root);
+    // After the tree's last change: the walk trusts these facts (prose-walk.ts).
+    markProseFacts(root);
+    return walk(root);
+  }
   Object.defineProperty(root, "cloneNode", {
     configurable: true,
     value: () => {
       if (ownCollapse) {
         collapseWhitespace(root);
-        // After the tree's last change: the prose walk trusts these facts (prose-walk.ts).
-        markProseFacts(root);
         hideFirstChildOnce(root);
       }
       return root;

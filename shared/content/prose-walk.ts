@@ -1,17 +1,18 @@
 import type TurndownService from "turndown";
-import { LightElement, type LightNode } from "./light-dom";
+import type { LightElement, LightNode } from "./light-dom";
 
 /**
- * turndown's conversion walk (turndown 7.2.5: `process`, `replacementForNode`, `Node`, `join`),
- * driven faster over subtrees of prose: the same rules, looked up the same way, given the same
- * content, so the same Markdown. Only the per-node bookkeeping is cheaper, and only where it is
- * provably trivial:
+ * turndown's conversion walk (turndown 7.2.5: `turndown`, `process`, `replacementForNode`, `Node`,
+ * `join`, `postProcess`) over a light tree (light-dom.ts), with cheaper per-node bookkeeping: the
+ * same rules, looked up in the same order, called in the same order with the same content, so the
+ * same Markdown. What is cheaper, and why it gives the same result:
  *
  * - `isBlock`, `isCode`, `isBlank`: turndown tests every node's name against arrays of names and
  *   every element's whole text with a regex, and looks for void and "meaningful when blank"
  *   elements below a blank one with 27 `getElementsByTagName` walks. Here one walk over the tree
  *   after whitespace collapsing ({@link markProseFacts}) records for each element whether its text
- *   is blank and whether such elements are below it, and the names are looked up in sets.
+ *   is blank and whether such elements are below it, the names are looked up in sets, and
+ *   `isCode` (a `<code>` element or anything below one) is passed down the recursion.
  * - `flankingWhitespace`: turndown runs a seven-group regex over each inline element's text and
  *   each text node's (where no rule reads it). Here an element whose text neither starts nor ends
  *   with whitespace gets the empty edges the regex would give; any other goes through turndown's
@@ -19,15 +20,16 @@ import { LightElement, type LightNode } from "./light-dom";
  * - `join`: turndown keeps the parts in arrays, trims newlines with regexes and joins them; here
  *   {@link MarkdownJoin} appends to one string with the same result.
  * - turndown writes the four facts on every node; here they stay in local variables, except
- *   `isBlock`, which turndown's default, blank and keep replacements read from the element.
+ *   `isBlock`, which turndown's default, blank and keep replacements read from the element. (No
+ *   rule of webgate's service reads the other three from a node: the rule lookup gets them here.)
+ * - `postProcess`: the output's leading tabs and newlines and trailing whitespace are cut by
+ *   scanning from its ends, not by turndown's regexes (`[\t\r\n\s]+$` tries every run of
+ *   whitespace in the whole output).
+ * - tables whose parts hold text only are written by markdown-tables.ts's plain-table path.
  *
- * A subtree qualifies when it holds only text and the elements of {@link PROSE_TAGS}: headings,
- * paragraphs, lists, quotes, sectioning containers and phrasing markup (links, emphasis, images,
- * line breaks). No code (`isCode` is the subtree root's throughout), no `<pre>`, no tables (they
- * have their own path, markdown-tables.ts), no form controls. Everything else is converted by
- * turndown's own walk, which hands every qualifying subtree it meets to this one. A property test
- * compares the two walks on random trees of these tags; the corpus and the extraction set convert
- * byte for byte as before.
+ * Only for turndown services without `preformattedCode` (turndown-setup.ts decides). A property
+ * test compares this walk with turndown's own on random trees; the corpus and the extraction set
+ * convert byte for byte as before.
  */
 
 /** turndown's `blockElements`. */
@@ -37,21 +39,10 @@ const VOID: ReadonlySet<string> = new Set(["AREA", "BASE", "BR", "COL", "COMMAND
 /** turndown's `meaningfulWhenBlankElements`. */
 const MEANINGFUL_WHEN_BLANK: ReadonlySet<string> = new Set(["A", "TABLE", "THEAD", "TBODY", "TFOOT", "TH", "TD", "IFRAME", "SCRIPT", "AUDIO", "VIDEO"]);
 
-/** The elements a prose subtree may hold (see the file's comment). */
-export const PROSE_TAGS: ReadonlySet<string> = new Set([
-  "P", "H1", "H2", "H3", "H4", "H5", "H6", "BLOCKQUOTE", "UL", "OL", "LI", "DL", "DT", "DD",
-  "DIV", "SECTION", "ARTICLE", "MAIN", "HEADER", "HGROUP", "ADDRESS", "CENTER", "FIGURE", "FIGCAPTION",
-  "A", "EM", "I", "STRONG", "B", "U", "S", "DEL", "STRIKE", "INS", "SPAN", "SMALL", "BIG", "SUB", "SUP",
-  "ABBR", "ACRONYM", "CITE", "DFN", "Q", "MARK", "TIME", "FONT", "BDI", "BDO", "DATA", "LABEL", "PICTURE",
-  "BR", "HR", "WBR", "IMG",
-]);
-
 /** Bits of {@link LightElement.proseFacts}. */
 const NON_BLANK_TEXT = 1;
 const VOID_BELOW = 2;
 const MEANINGFUL_BELOW = 4;
-/** The element or one below it is not in {@link PROSE_TAGS}. */
-const NOT_PROSE = 8;
 
 /** JavaScript's `\s` (WhiteSpace and LineTerminator), by code unit. */
 function isSpace(c: number): boolean {
@@ -69,20 +60,20 @@ function hasNonSpace(text: string): boolean {
 /** The bits an element passes to its parent: what is at or below it. */
 function upward(el: LightElement): number {
   const name = el.nodeName;
-  let bits = el.proseFacts & (NON_BLANK_TEXT | VOID_BELOW | MEANINGFUL_BELOW | NOT_PROSE);
+  let bits = el.proseFacts;
   if (VOID.has(name)) bits |= VOID_BELOW;
   if (MEANINGFUL_WHEN_BLANK.has(name)) bits |= MEANINGFUL_BELOW;
   return bits;
 }
 
 /**
- * Records on every element below `root` (and on `root`) the facts the prose walk reads, in one
- * walk without recursion: whether its text is blank, whether void or "meaningful when blank"
- * elements are below it, and whether it and everything below it is prose. Run it after the last
- * change to the tree (whitespace collapsing): the walk trusts these facts.
+ * Records on every element below `root` (and on `root`) the facts the walk reads, in one walk
+ * without recursion: whether its text is blank, and whether void or "meaningful when blank"
+ * elements are below it. Run it after the last change to the tree (whitespace collapsing): the
+ * walk trusts these facts.
  */
 export function markProseFacts(root: LightElement): void {
-  root.proseFacts = PROSE_TAGS.has(root.nodeName) ? 0 : NOT_PROSE;
+  root.proseFacts = 0;
   let node: LightNode = root;
   descend: for (;;) {
     const first: LightNode | null = node.nodeType === 1 ? node.firstChild : null;
@@ -109,30 +100,57 @@ export function markProseFacts(root: LightElement): void {
 
 /** A node reached for the first time: an element starts its facts, a text marks its parent non-blank. */
 function enter(node: LightNode): void {
-  if (node.nodeType === 1) node.proseFacts = PROSE_TAGS.has(node.nodeName) ? 0 : NOT_PROSE;
+  if (node.nodeType === 1) node.proseFacts = 0;
   else if (hasNonSpace(node.data)) node.parentNode!.proseFacts |= NON_BLANK_TEXT;
 }
 
-/** Whether the prose walk may convert `node`'s subtree (facts recorded, all prose). */
-export function isProseSubtree(node: unknown): node is LightElement {
-  return node instanceof LightElement && node.proseFacts >= 0 && (node.proseFacts & NOT_PROSE) === 0;
+/** A rule as turndown keeps it. */
+export interface WalkRule {
+  filter?: unknown;
+  replacement(content: string, node: unknown, options: TurndownService.Options): string;
+  append?: (options: TurndownService.Options) => string;
 }
 
-export interface ProseWalkRules {
+/** What the walk asks the turndown service (turndown-setup.ts builds it from the service's rules). */
+export interface WalkRules {
   /** turndown's forNode without any fast path, for an element that is blank or not as `isBlank` says. */
-  ruleFor(node: LightElement, isBlank: boolean): { replacement(content: string, node: unknown, options: TurndownService.Options): string };
+  ruleFor(node: LightElement, isBlank: boolean): WalkRule;
   /** turndown's escape as the service has it. */
   escape(text: string): string;
   options: TurndownService.Options;
+  /** The rule whose content {@link plainTableContent} may write (tables outside code). */
+  tableRule: WalkRule;
+  /** A plain table's content as turndown's walk would hand it to {@link tableRule}, or null (markdown-tables.ts). */
+  plainTableContent(table: LightElement): string | null;
+  /** The service's rules in turndown's order (`rules.array`): postProcess appends what their `append` returns. */
+  rules: readonly WalkRule[];
+}
+
+/**
+ * turndown's `turndown(root)` for a light tree whose whitespace is collapsed and whose facts are
+ * marked ({@link markProseFacts}), without turndown's copy of the tree.
+ */
+export function convertTree(root: LightElement, rules: WalkRules): string {
+  const out = new MarkdownJoin();
+  // The root's own isCode is never set by turndown (it converts the root's children only).
+  for (let n: LightNode | null = root.firstChild; n !== null; n = n.nextSibling) out.append(partOf(n, false, rules));
+  for (const rule of rules.rules) if (typeof rule.append === "function") out.append(rule.append(rules.options));
+  return trimOutput(out.text);
+}
+
+/** turndown's `output.replace(/^[\t\r\n]+/, "").replace(/[\t\r\n\s]+$/, "")`, by scanning from both ends. */
+export function trimOutput(text: string): string {
+  let start = 0;
+  for (let c = text.charCodeAt(0); c === 9 || c === 10 || c === 13; c = text.charCodeAt(++start));
+  let end = text.length;
+  while (end > start && isSpace(text.charCodeAt(end - 1))) end--;
+  return start === 0 && end === text.length ? text : text.slice(start, end);
 }
 
 const NO_FLANKING = Object.freeze({ leading: "", trailing: "" });
 
-/**
- * The Markdown of `el`'s children as turndown's `process(el).join("")` gives it, for a prose
- * subtree (see {@link isProseSubtree}); `isCode` is `el`'s own.
- */
-export function proseContent(el: LightElement, isCode: boolean, rules: ProseWalkRules): string {
+/** The Markdown of `el`'s children as turndown's `process(el).join("")` gives it; `isCode` is `el`'s own. */
+function childrenContent(el: LightElement, isCode: boolean, rules: WalkRules): string {
   const first = el.firstChild;
   if (first === null) return "";
   if (first.nextSibling === null) return joinOne(partOf(first, isCode, rules));
@@ -153,22 +171,22 @@ export function joinOne(part: string): string {
   return lead <= 2 ? part : part.slice(lead - 2);
 }
 
-/** One child's part of its parent's content: turndown's replacement for it. */
-function partOf(n: LightNode, isCode: boolean, rules: ProseWalkRules): string {
+/** One child's part of its parent's content: turndown's replacement for it; `parentIsCode` is the parent's isCode. */
+function partOf(n: LightNode, parentIsCode: boolean, rules: WalkRules): string {
   // turndown also sets isBlock, isBlank and flankingWhitespace on text nodes, which nothing reads.
-  if (n.nodeType === 3) return isCode ? n.data : rules.escape(n.data);
+  if (n.nodeType === 3) return parentIsCode ? n.data : rules.escape(n.data);
   const node = n;
   const name = node.nodeName;
   const facts = node.proseFacts;
-  // turndown's Node(): isCode is the subtree root's (no code below it); isBlank and the flanking
-  // whitespace stay local (only turndown's own walk reads them from the node); isBlock is read by
-  // turndown's default, blank and keep replacements.
+  // turndown's Node(): isCode, isBlank and the flanking whitespace stay local (only turndown's own
+  // walk reads them from the node); isBlock is read by turndown's default, blank and keep replacements.
+  const isCode = parentIsCode || name === "CODE";
   const isBlock = BLOCK.has(name);
   node.isBlock = isBlock;
   const isBlank = !VOID.has(name) && !MEANINGFUL_WHEN_BLANK.has(name) && (facts & (NON_BLANK_TEXT | VOID_BELOW | MEANINGFUL_BELOW)) === 0;
   const ws = isBlock ? NO_FLANKING : flankingWhitespace(node, rules.options);
   const rule = rules.ruleFor(node, isBlank);
-  let content = proseContent(node, isCode, rules);
+  let content = (rule === rules.tableRule && !isCode ? rules.plainTableContent(node) : null) ?? childrenContent(node, isCode, rules);
   if (ws.leading !== "" || ws.trailing !== "") content = content.trim();
   return ws.leading + rule.replacement(content, node, rules.options) + ws.trailing;
 }

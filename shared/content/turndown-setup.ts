@@ -3,7 +3,7 @@ import { gfm } from "@joplin/turndown-plugin-gfm";
 import type { WorkMeter } from "./conversion-deadline";
 import { LightElement } from "./light-dom";
 import { type LinearTables, useLinearTables } from "./markdown-tables";
-import { type ProseWalkRules, isProseSubtree, proseContent } from "./prose-walk";
+import { type WalkRules, convertTree } from "./prose-walk";
 
 /** webgate's turndown options: ATX headings, fenced code blocks, `-` bullets, inline links. */
 export const TURNDOWN_OPTIONS: TurndownService.Options = {
@@ -137,16 +137,56 @@ function asRuleNode(node: unknown): RuleNode {
  * `meter` counts one unit per element and text node converted (the conversion's deadline checkpoints).
  */
 export function createTurndownService(baseUrl: string | null, overrides: TurndownService.Options = {}, meter?: WorkMeter): TurndownService {
+  return buildService({ baseUrl, meter }, overrides);
+}
+
+/** What a service's rules read of the conversion at hand (see {@link conversionService}). */
+interface ConversionContext {
+  baseUrl: string | null;
+  meter: WorkMeter | undefined;
+  /**
+   * Set when a table rule was picked: the table rules keep caches keyed by the tree's tables
+   * (markdown-tables.ts, built for a service that converts one tree), so a service whose table
+   * rules ran is not used for another tree.
+   */
+  tablesUsed?: boolean;
+}
+
+let shared: { service: TurndownService; context: ConversionContext } | null = null;
+
+/**
+ * {@link createTurndownService}`(baseUrl, {}, meter)` for one conversion, without building a
+ * service each time: one service with webgate's options is kept, and its rules read `baseUrl` and
+ * `meter` from a context set here. Building the service (turndown's rules, the GFM plugin,
+ * webgate's rules, the rule index) took ~0.1 ms, a tenth of converting a 10 KB page. Conversions
+ * are synchronous and nothing converts inside a rule, so one context at a time is enough; the
+ * service's rule index (by tag) is filled once instead of once per page. A page whose tables were
+ * converted gets a fresh service after it (see ConversionContext.tablesUsed). Each worker thread
+ * has its own module, so its own service.
+ */
+export function conversionService(baseUrl: string | null, meter: WorkMeter | undefined): TurndownService {
+  if (shared === null || shared.context.tablesUsed === true) {
+    const context: ConversionContext = { baseUrl, meter };
+    shared = { service: buildService(context, {}), context };
+  }
+  shared.context.baseUrl = baseUrl;
+  shared.context.meter = meter;
+  return shared.service;
+}
+
+function buildService(context: ConversionContext, overrides: TurndownService.Options): TurndownService {
   const service = new TurndownService({ ...TURNDOWN_OPTIONS, ...overrides });
   // turndown runs 13 regex replacements over every text node. Most text holds none of the
   // characters they look for; skipping those nodes gives identical output, faster.
   const escapeAll = service.escape.bind(service);
   service.escape = (text: string) => {
-    meter?.tick();
+    context.meter?.tick();
     return mayNeedEscape(text) ? escapeAll(text) : text;
   };
   service.use(gfm);
+  const before = new Set(rulesOf(service).array);
   const tables = useLinearTables(service);
+  const tableRules = new Set(rulesOf(service).array.filter((rule) => !before.has(rule)));
 
   // A row or cell outside any table (left by Readability's clean-up, or by a stray tag) would
   // crash the GFM plugin, which looks up the parent table: render it as plain text instead.
@@ -183,7 +223,7 @@ export function createTurndownService(baseUrl: string | null, overrides: Turndow
       const el = asRuleNode(node);
       const src = el.getAttribute("src") ?? "";
       if (src.trim() === "") return "";
-      const { href, scheme } = resolveReference(src, baseUrl);
+      const { href, scheme } = resolveReference(src, context.baseUrl);
       if (scheme === "data:" || href.toLowerCase().startsWith("data:")) return "";
       const alt = service.escape(cleanAttribute(el.getAttribute("alt")));
       const title = cleanAttribute(el.getAttribute("title"));
@@ -199,7 +239,7 @@ export function createTurndownService(baseUrl: string | null, overrides: Turndow
     },
     replacement: (content, node) => {
       const el = asRuleNode(node);
-      const { href, scheme } = resolveReference(el.getAttribute("href") ?? "", baseUrl);
+      const { href, scheme } = resolveReference(el.getAttribute("href") ?? "", context.baseUrl);
       if ((scheme !== null && TEXT_ONLY_SCHEMES.has(scheme)) || content.trim() === "") return content;
       const title = escapeLinkTitle(cleanAttribute(el.getAttribute("title")));
       const titlePart = title ? ` "${title}"` : "";
@@ -207,7 +247,7 @@ export function createTurndownService(baseUrl: string | null, overrides: Turndow
       return `[${content}](${escapeLinkDestination(href)}${titlePart})`;
     },
   });
-  indexRulesByTag(service, meter, tables);
+  indexRulesByTag(service, context, tables, tableRules);
   return service;
 }
 
@@ -246,19 +286,39 @@ function matches(rule: Rule, node: { nodeName: string }, options: unknown): bool
   return typeof filter === "string" ? filter === name : filter.includes(name);
 }
 
+function rulesOf(service: TurndownService): RulesInternals {
+  return (service as unknown as { rules: RulesInternals }).rules;
+}
+
+/** The walk of prose-walk.ts for each service built here, with the `forNode` it goes with. */
+const WALKS = new WeakMap<TurndownService, { forNode: RulesInternals["forNode"]; rules: WalkRules }>();
+
+/**
+ * The conversion of a light tree (whitespace collapsed, facts marked: see html-to-markdown.ts)
+ * by prose-walk.ts's walk with `service`'s rules, when `service` was built here, its rule lookup
+ * is still the one installed here and it does not keep preformatted code; else null (turndown's
+ * own walk is then the one to use).
+ */
+export function treeWalkOf(service: TurndownService): ((root: LightElement) => string) | null {
+  const walk = WALKS.get(service);
+  if (walk === undefined || service.options.preformattedCode || rulesOf(service).forNode !== walk.forNode) return null;
+  return (root) => convertTree(root, walk.rules);
+}
+
 /**
  * turndown 7.2.5 picks a node's rule by trying all ~35 rules in order, lower-casing the node name
  * for each tag filter. This replaces that lookup with the same ordered search over only the rules
  * that can match the tag (tag filters for it, and every function filter), computed once per tag:
  * the same first match, so the same Markdown (a test compares), with less work per element.
  *
- * It also writes plain tables (see {@link writePlainTable}) itself.
+ * It also writes plain tables (see {@link writePlainTable}) itself, and records for
+ * {@link treeWalkOf} the walk that uses the same lookup.
  */
-function indexRulesByTag(service: TurndownService, meter: WorkMeter | undefined, tables: LinearTables): void {
-  const rules = (service as unknown as { rules: RulesInternals }).rules;
+function indexRulesByTag(service: TurndownService, context: ConversionContext, tables: LinearTables, tableRules: ReadonlySet<Rule>): void {
+  const rules = rulesOf(service);
   const options = service.options;
   const byTag = new Map<string, Rule[]>();
-  const find = (node: ConvertedNode): Rule => {
+  const lookUp = (node: ConvertedNode): Rule => {
     let candidates = byTag.get(node.nodeName);
     if (candidates === undefined) {
       const name = node.nodeName.toLowerCase();
@@ -273,52 +333,43 @@ function indexRulesByTag(service: TurndownService, meter: WorkMeter | undefined,
     for (let i = 0; i < rules._remove.length; i++) if (matches(rules._remove[i]!, node, options)) return rules._remove[i]!;
     return rules.defaultRule;
   };
+  const find = (node: ConvertedNode): Rule => {
+    const rule = lookUp(node);
+    if (tableRules.has(rule)) context.tablesUsed = true;
+    return rule;
+  };
   // turndown's forNode, with the rule lookup above: what the fast paths below use for the nodes they convert.
   const ruleFor = (node: ConvertedNode): Rule => {
-    meter?.tick();
+    context.meter?.tick();
     return node.isBlank ? rules.blankRule : find(node);
   };
-  const prose: ProseWalkRules = {
-    ruleFor: (node, isBlank) => {
-      meter?.tick();
-      return isBlank ? rules.blankRule : find(node as unknown as ConvertedNode);
-    },
-    escape: (text) => service.escape(text),
-    options,
-  };
   const escape = (text: string) => service.escape(text);
-  const tick = () => meter?.tick();
+  const tick = () => context.meter?.tick();
   const partRule = (part: unknown) => find(part as ConvertedNode);
-  rules.forNode = function forNode(node) {
+  const forNode = function forNode(node: ConvertedNode): Rule {
     const rule = ruleFor(node);
     if (rule === rules.blankRule) return rule;
     if (rule === tables.tableRule && !node.isCode) {
       const content = tables.plainTableContent(node, escape, tick, partRule);
       if (content !== null) return writePlainTable(node, rule, content);
     }
-    if (isProseSubtree(node) && node.firstChild !== null) return writeProse(node, rule, prose);
     return rule;
   };
-}
-
-/**
- * Converts a prose subtree's children with the prose walk (prose-walk.ts) and returns a rule that
- * hands their Markdown to `rule`; turndown's walk sees no children meanwhile (it would convert
- * them a second time). turndown trims the content of an element with flanking whitespace: so does
- * the returned rule, since turndown trims only the empty content it found.
- */
-function writeProse(node: LightElement, rule: Rule, prose: ProseWalkRules): Rule {
-  const converted = node as LightElement & { isCode?: boolean; flankingWhitespace?: { leading: string; trailing: string } };
-  const content = proseContent(node, converted.isCode === true, prose);
-  node.childNodesHidden = true;
-  return {
-    filter: rule.filter,
-    replacement: (_content, el, opts) => {
-      node.childNodesHidden = false;
-      const ws = converted.flankingWhitespace;
-      return rule.replacement(ws !== undefined && (ws.leading !== "" || ws.trailing !== "") ? content.trim() : content, el, opts);
+  rules.forNode = forNode;
+  WALKS.set(service, {
+    forNode,
+    rules: {
+      ruleFor: (node, isBlank) => {
+        context.meter?.tick();
+        return isBlank ? rules.blankRule : find(node as unknown as ConvertedNode);
+      },
+      escape,
+      options,
+      tableRule: tables.tableRule as Rule,
+      plainTableContent: (table) => tables.plainTableContent(table, escape, tick, partRule),
+      rules: rules.array,
     },
-  };
+  });
 }
 
 /**

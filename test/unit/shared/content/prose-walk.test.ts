@@ -1,21 +1,29 @@
 /**
- * The prose walk (prose-walk.ts) drives turndown's rules over prose subtrees with cheaper
- * bookkeeping: a speed-only change, checked against turndown's own walk over the same tree, on
- * random trees of prose elements mixed with elements that leave it to turndown.
+ * The conversion walk (prose-walk.ts) drives turndown's rules over a light tree with cheaper
+ * bookkeeping: a speed-only change, checked against turndown's own walk and rule lookup over the
+ * same tree, on random trees of every kind of element webgate converts.
  */
 import fc from "fast-check";
+import TurndownService from "turndown";
 import { describe, expect, it } from "vitest";
 import { turndownSingleUse } from "../../../../shared/content/html-to-markdown";
-import { type LightElement, parseLightDocument } from "../../../../shared/content/light-dom";
+import { parseLightDocument } from "../../../../shared/content/light-dom";
 import { collapseWhitespace } from "../../../../shared/content/collapse-whitespace";
-import { MarkdownJoin, PROSE_TAGS, isProseSubtree, joinOne, markProseFacts } from "../../../../shared/content/prose-walk";
-import { createTurndownService } from "../../../../shared/content/turndown-setup";
+import { MarkdownJoin, joinOne, markProseFacts, trimOutput } from "../../../../shared/content/prose-walk";
+import { conversionService, createTurndownService, treeWalkOf } from "../../../../shared/content/turndown-setup";
 
 const BASE = "https://example.com/dir/page.html";
 
-/** turndown's own walk: it copies the tree (the copy has no prose facts) and converts the copy. */
+/** webgate's service with turndown's own rule lookup and walk (no rule index, no plain-table writer). */
+function turndownWalkService(): TurndownService {
+  const service = createTurndownService(BASE);
+  delete (service as unknown as { rules: { forNode?: unknown } }).rules.forNode;
+  return service;
+}
+
+/** turndown's own walk: it copies the tree and converts the copy. */
 function turndownWalk(html: string): string {
-  return createTurndownService(BASE).turndown(parseLightDocument(html).body);
+  return turndownWalkService().turndown(parseLightDocument(html).body);
 }
 
 function proseWalk(html: string): string {
@@ -43,9 +51,16 @@ const attribute = fc.constantFrom(
   ' role="checkbox" aria-checked="true"',
 );
 
-const PROSE = [...PROSE_TAGS].map((t) => t.toLowerCase());
-// Elements outside the prose set: their subtrees go through turndown's own walk, prose below them through the prose walk.
-const OTHER = ["code", "pre", "table", "tr", "td", "input", "x-widget", "video", "kbd"];
+// Headings, paragraphs, lists, quotes, sectioning containers and phrasing markup.
+const PROSE = [
+  "p", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "ul", "ol", "li", "dl", "dt", "dd",
+  "div", "section", "article", "main", "header", "hgroup", "address", "center", "figure", "figcaption",
+  "a", "em", "i", "strong", "b", "u", "s", "del", "strike", "ins", "span", "small", "big", "sub", "sup",
+  "abbr", "acronym", "cite", "dfn", "q", "mark", "time", "font", "bdi", "bdo", "data", "label", "picture",
+  "br", "hr", "wbr", "img",
+];
+// Code, tables and their parts (plain tables have their own path), form controls, media, unknown elements.
+const OTHER = ["code", "pre", "table", "thead", "tbody", "tr", "td", "th", "caption", "input", "textarea", "select", "button", "x-widget", "video", "audio", "iframe", "kbd", "samp", "nav", "aside", "footer", "form", "fieldset", "details", "summary"];
 const VOIDS = new Set(["br", "hr", "wbr", "img", "input"]);
 
 const node: fc.Memo<string> = fc.memo((depth) =>
@@ -62,7 +77,7 @@ const node: fc.Memo<string> = fc.memo((depth) =>
       ),
 );
 
-describe("prose walk", () => {
+describe("conversion walk", () => {
   it("writes what turndown's own walk writes, on random trees", () => {
     fc.assert(
       fc.property(fc.array(node(5), { maxLength: 5 }), (parts) => {
@@ -92,17 +107,63 @@ describe("prose walk", () => {
     for (const html of cases) expect(proseWalk(html), html).toBe(turndownWalk(html));
   });
 
-  it("takes prose subtrees and leaves the rest to turndown", () => {
-    const { body } = parseLightDocument("<div><p>a <em>b</em></p><pre>c</pre></div><section><h2>t</h2><ul><li><a href=\"/x\">l</a></li></ul></section>");
+  it("converts every element kind as turndown's walk does: code, tables, forms, media, unknown elements", () => {
+    const cases = [
+      "<p>a <code>*b* <span>_c_</span></code> <kbd> k </kbd></p><pre><code class=\"language-js\">x = *y*\n</code></pre><pre>plain <b>pre</b></pre>",
+      "<table><caption>cap</caption><tr><th>h</th><th> g </th></tr><tr><td>1</td><td><em>2</em></td></tr></table><table><tr><td><ul><li>in a cell</li></ul></td></tr></table>",
+      "<tr><td>orphan</td></tr><td>cell</td>",
+      "<form><fieldset><label>n <input type=\"text\"></label><textarea> t </textarea><select><option>o</option></select><button> b </button></fieldset></form>",
+      "<nav><a href=\"/a\">A</a> <a href=\"/b\"> B </a></nav><aside> </aside><footer><x-widget> w </x-widget></footer>",
+      "<video src=\"v.mp4\"></video><audio></audio><iframe src=\"/f\"></iframe><details><summary>s</summary>d</details>",
+      "<ul><li><input type=\"checkbox\" checked> done</li><li><input type=\"checkbox\"> open</li></ul>",
+      "<div class=\"highlight highlight-source-js\"><pre>let a = 1;</pre></div><del>gone</del><s> s </s>",
+      " \n <p>\u00a0</p>\u2003",
+    ];
+    for (const html of cases) expect(proseWalk(html), html).toBe(turndownWalk(html));
+  });
+
+  it("is used for webgate's services only while their rule lookup is the one built with them", () => {
+    const service = createTurndownService(BASE);
+    expect(treeWalkOf(service)).not.toBeNull();
+    expect(treeWalkOf(createTurndownService(BASE, { preformattedCode: true }))).toBeNull();
+    expect(treeWalkOf(turndownWalkService())).toBeNull();
+    expect(treeWalkOf(new TurndownService())).toBeNull();
+    // The facts the walk reads: blank text, void and "meaningful when blank" elements below.
+    const { body } = parseLightDocument("<div><p> </p><p><img src=\"i.png\"></p><p>t</p></div>");
     collapseWhitespace(body);
     markProseFacts(body);
-    const [div, section] = body.children as [LightElement, LightElement];
-    expect(isProseSubtree(div)).toBe(false);
-    expect(isProseSubtree(div.children[0])).toBe(true);
-    expect(isProseSubtree(div.children[1])).toBe(false);
-    expect(isProseSubtree(section)).toBe(true);
-    // A tree whose facts were never recorded (turndown's own copy) is never taken.
-    expect(isProseSubtree(parseLightDocument("<p>a</p>").body.children[0])).toBe(false);
+    expect(body.children[0]!.children.map((p) => p.proseFacts)).toEqual([0, 2, 1]);
+  });
+
+  it("cuts the output's ends as turndown's postProcess does", () => {
+    const edge = fc.array(fc.constantFrom("a", " ", "\n", "\t", "\r", "\u00a0", "\u2028", "\ufeff", "\u3000", "\v", "\f", "\u0085", "\u200b"), { maxLength: 8 }).map((p) => p.join(""));
+    fc.assert(
+      fc.property(edge, (text) => {
+        expect(trimOutput(text)).toBe(text.replace(/^[\t\r\n]+/, "").replace(/[\t\r\n\s]+$/, ""));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it("one service for every conversion writes what a service per conversion writes, tables and base URLs included", () => {
+    const pages = [
+      ["https://a.example/x/", "<p><a href=\"y\">y</a> <img src=\"i.png\"></p><table><tr><th>h</th></tr><tr><td>1</td></tr></table>"],
+      ["https://b.example/", "<p><a href=\"y\">y</a></p><table><tr><th>h</th></tr><tr><td>2</td></tr></table><table><tr><td><code>c</code></td></tr></table>"],
+      ["https://c.example/z/w", "<ol start=\"3\"><li><a href=\"../q\">q</a></li></ol>"],
+      ["https://a.example/x/", "<p><a href=\"y\">y</a></p>"],
+    ] as const;
+    for (let round = 0; round < 2; round++) {
+      for (const [base, html] of pages) {
+        const fresh = turndownSingleUse(createTurndownService(base), parseLightDocument(html).body);
+        expect(turndownSingleUse(conversionService(base, undefined), parseLightDocument(html).body), `${base} ${html}`).toBe(fresh);
+      }
+    }
+    // A page without tables keeps the service; one whose tables were converted does not.
+    const first = conversionService(null, undefined);
+    turndownSingleUse(first, parseLightDocument("<p>a</p>").body);
+    expect(conversionService(null, undefined)).toBe(first);
+    turndownSingleUse(first, parseLightDocument("<table><tr><td>1</td></tr></table>").body);
+    expect(conversionService(null, undefined)).not.toBe(first);
   });
 
   it("joins as turndown's join does", () => {
