@@ -38,25 +38,55 @@ export interface Deadline {
   dispose(): void;
 }
 
+/**
+ * The time a deadline runs on: a monotonic clock and a one-shot timer on that same clock.
+ * {@link monotonicTime} (`performance.now` and an unref'ed `setTimeout`) everywhere but tests;
+ * a test that drives its own clock passes both halves, so the signal never aborts on real time
+ * while `remainingMs()` reads the test's (test/helpers/test-time.ts).
+ */
+export interface DeadlineTime {
+  /** Monotonic milliseconds. */
+  now: () => number;
+  /** Calls `fire` once `ms` have passed on {@link DeadlineTime.now}'s clock; returns the cancel. */
+  setTimer: (fire: () => void, ms: number) => () => void;
+}
+
+/** Real time: `performance.now`, and timers that never keep the process alive. */
+export const monotonicTime: DeadlineTime = {
+  now: () => performance.now(),
+  setTimer: (fire, ms) => {
+    const timer = setTimeout(fire, ms);
+    // A deadline is a bound, never a reason for the process to stay up.
+    timer.unref?.();
+    return () => clearTimeout(timer);
+  },
+};
+
 export interface DeadlineOptions {
   /** Also abort when this aborts (e.g. the caller went away). */
   signal?: AbortSignal;
-  /** Monotonic milliseconds; `performance.now` by default. Tests use fake timers, which fake it too. */
+  /** Monotonic milliseconds; {@link monotonicTime}'s by default (vitest's fake timers fake it too). */
   now?: () => number;
+  /**
+   * The timer that aborts the signal; {@link monotonicTime}'s by default. Give it with `now`
+   * whenever `now` is not real time, or the signal aborts on real time regardless.
+   */
+  setTimer?: DeadlineTime["setTimer"];
 }
 
 /** A deadline `budgetMs` from now (a negative or NaN budget is an already expired deadline). */
 export function createDeadline(budgetMs: number, options: DeadlineOptions = {}): Deadline {
-  const now = options.now ?? (() => performance.now());
+  const now = options.now ?? monotonicTime.now;
+  const setTimer = options.setTimer ?? monotonicTime.setTimer;
   const budget = Number.isFinite(budgetMs) ? Math.max(0, budgetMs) : 0;
   const endsAt = now() + budget;
   const controller = new AbortController();
   const parent = options.signal;
   const onParentAbort = () => controller.abort(parent?.reason ?? new DeadlineExceededError());
-  let timer: ReturnType<typeof setTimeout> | undefined;
+  let cancelTimer: (() => void) | undefined;
   const dispose = () => {
-    if (timer !== undefined) clearTimeout(timer);
-    timer = undefined;
+    cancelTimer?.();
+    cancelTimer = undefined;
     parent?.removeEventListener("abort", onParentAbort);
   };
   if (parent?.aborted) {
@@ -65,20 +95,18 @@ export function createDeadline(budgetMs: number, options: DeadlineOptions = {}):
     controller.abort(new DeadlineExceededError());
   } else {
     parent?.addEventListener("abort", onParentAbort, { once: true });
-    timer = setTimeout(() => {
-      timer = undefined;
+    cancelTimer = setTimer(() => {
+      cancelTimer = undefined;
       parent?.removeEventListener("abort", onParentAbort);
       controller.abort(new DeadlineExceededError());
     }, budget);
-    // A deadline is a bound, never a reason for the process to stay up.
-    timer.unref?.();
   }
   const deadline: Deadline = {
     signal: controller.signal,
     remainingMs: () => (controller.signal.aborted ? 0 : Math.max(0, endsAt - now())),
     expired: () => controller.signal.aborted || now() >= endsAt,
     within: ({ reserveMs = 0, maxMs = Number.POSITIVE_INFINITY }) =>
-      createDeadline(Math.min(deadline.remainingMs() - Math.max(0, reserveMs), maxMs), { signal: controller.signal, now }),
+      createDeadline(Math.min(deadline.remainingMs() - Math.max(0, reserveMs), maxMs), { signal: controller.signal, now, setTimer }),
     dispose,
   };
   return deadline;
@@ -91,10 +119,14 @@ export interface RemainingTime {
 
 /**
  * The request deadline from the invocation's remaining time minus `marginMs` (the time to write
- * the answer and its log line). A context without the function (a hand-made test context) gets
- * `fallbackMs`.
+ * the answer and its log line), on `time` ({@link monotonicTime} by default). A context without
+ * the function (a hand-made test context) gets `fallbackMs`.
  */
-export function deadlineFromContext(context: RemainingTime, options: { marginMs: number; fallbackMs: number; signal?: AbortSignal }): Deadline {
+export function deadlineFromContext(
+  context: RemainingTime,
+  options: { marginMs: number; fallbackMs: number; signal?: AbortSignal; time?: DeadlineTime },
+): Deadline {
   const remaining = typeof context.getRemainingTimeInMillis === "function" ? context.getRemainingTimeInMillis() : options.fallbackMs;
-  return createDeadline(remaining - options.marginMs, { signal: options.signal });
+  const time = options.time ?? monotonicTime;
+  return createDeadline(remaining - options.marginMs, { signal: options.signal, now: time.now, setTimer: time.setTimer });
 }

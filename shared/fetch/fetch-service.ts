@@ -240,7 +240,8 @@ async function plainSnapshot(url: CheckedUrl, mainContent: boolean, format: Form
     const request = deadline === undefined ? Number.POSITIVE_INFINITY : deadline.remainingMs() - Math.min(POST_FETCH_RESERVE_MS, deadline.remainingMs() / 4);
     return Math.max(1, Math.round(Math.min(own, request)));
   };
-  const origin = createDeadline(remainingMs(), deadline === undefined ? {} : { signal: deadline.signal });
+  // Inside the request's deadline, so on its time (the same budget as a deadline of its own).
+  const origin = deadline === undefined ? createDeadline(remainingMs()) : deadline.within({ maxMs: remainingMs() });
   let response;
   try {
     // The URL as checked above: the guarded client does not check it a second time.

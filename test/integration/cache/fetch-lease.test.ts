@@ -4,6 +4,7 @@ import { FetchLease, type FetchLeaseDeps } from "../../../shared/cache/fetch-lea
 import type { SnapshotManifest } from "../../../shared/cache/page-store";
 import { createDeadline } from "../../../shared/deadline";
 import { createTestTable, startTestDynamo, type LocalDynamo } from "../../helpers/dynalite";
+import { TestTime } from "../../helpers/test-time";
 
 const T0 = Date.UTC(2026, 0, 1, 12, 0, 0);
 let dynamo: LocalDynamo;
@@ -74,12 +75,13 @@ describe("FetchLease", () => {
 
   it("with a deadline, waits only until half of the time left is used up", async () => {
     await store.tryAcquireLease("k", "holder", 60_000, T0);
-    // Monotonic time that only the polls' sleeps move.
-    let now = 0;
-    const deadline = createDeadline(200, { now: () => now });
+    // Monotonic time that only the polls' sleeps move; the deadline's timer runs on it too, so
+    // slow store calls on a loaded machine spend none of its 200 ms.
+    const time = new TestTime();
+    const deadline = createDeadline(200, { now: time.now, setTimer: time.setTimer });
     const sleep = (ms: number) => {
       sleeps += 1;
-      now += ms;
+      time.advance(ms);
       return Promise.resolve();
     };
     const outcome = await lease({ leaseMs: 60_000, waitPollMs: 20, sleep }).takeOrAwait("k", deadline, () => Promise.resolve(undefined));
@@ -87,6 +89,12 @@ describe("FetchLease", () => {
     // 200 ms left at the start: polls stop once another 20 ms pause would leave 100 ms or less.
     expect(sleeps).toBe(4);
     expect(deadline.remainingMs()).toBe(120);
+    expect(deadline.signal.aborted).toBe(false);
+    // The time left is the deadline's own: it aborts once its 200 ms have passed on that time.
+    time.advance(119);
+    expect(deadline.signal.aborted).toBe(false);
+    time.advance(1);
+    expect(deadline.signal.aborted).toBe(true);
     deadline.dispose();
   });
 

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { DeadlineExceededError, createDeadline, deadlineFromContext } from "../../../shared/deadline";
+import { TestTime } from "../../helpers/test-time";
 
 beforeEach(() => {
   vi.useFakeTimers();
@@ -61,6 +62,39 @@ describe("createDeadline", () => {
     const deadline = createDeadline(1_000);
     deadline.dispose();
     expect(vi.getTimerCount()).toBe(0);
+  });
+});
+
+describe("a deadline on a given time", () => {
+  it("reads that clock and aborts on that clock's timer, and within() stays on it", () => {
+    const time = new TestTime();
+    const deadline = createDeadline(1_000, { now: time.now, setTimer: time.setTimer });
+    const child = deadline.within({ reserveMs: 300 });
+    // Real time passing (the fake timers here) moves neither deadline.
+    vi.advanceTimersByTime(5_000);
+    expect(deadline.signal.aborted).toBe(false);
+    expect(deadline.remainingMs()).toBe(1_000);
+    time.advance(700);
+    expect(child.signal.aborted).toBe(true);
+    expect(child.expired()).toBe(true);
+    expect(deadline.remainingMs()).toBe(300);
+    expect(deadline.signal.aborted).toBe(false);
+    deadline.dispose();
+    time.advance(1_000);
+    // Disposed: its timer on that time was cancelled, and none was left on real time.
+    expect(deadline.signal.aborted).toBe(false);
+    expect(time.pendingTimers).toBe(0);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it("deadlineFromContext takes the context's remaining time on the given time", () => {
+    const time = new TestTime(50_000);
+    const deadline = deadlineFromContext({ getRemainingTimeInMillis: () => 2_000 }, { marginMs: 250, fallbackMs: 30_000, time });
+    time.advance(1_749);
+    expect(deadline.remainingMs()).toBe(1);
+    expect(deadline.signal.aborted).toBe(false);
+    time.advance(1);
+    expect(deadline.signal.aborted).toBe(true);
   });
 });
 
