@@ -810,11 +810,17 @@ function isLinkListHead(el: LightElement, s: Figures): "head" | "teaser" | "no" 
   const name = el.nodeName;
   const label = HEADINGS.has(name) ? s.chars < 80 : (name === "P" || name === "DIV") && s.chars < 50 && s.linkChars === 0;
   if (label && LINK_LIST_HEADING.test(textStart(el))) return "head";
-  if (name !== "P" || s.chars >= 300 || s.linkChars < 0.3 * s.chars) return "no";
+  if (!TEASER_LINE_TAGS.has(name) || s.chars >= 300 || s.linkChars < 0.3 * s.chars) return "no";
   // The line opens with the label, in bold, italics or plain, before its link ("Le puede
   // interesar: <link>"); a link inside the phrase ("Read <a>more</a>.") is not such a label.
   return LINK_LIST_HEADING.test(textStart(el, 80, true)) ? "teaser" : "no";
 }
+
+/**
+ * Blocks that can be a "read also" line: a paragraph, and a quote or a div, which CMSs use to set
+ * such a line apart from the text (`<blockquote><b>PUEDES VER:</b> <a>…</a></blockquote>`).
+ */
+const TEASER_LINE_TAGS = new Set(["P", "BLOCKQUOTE", "DIV"]);
 
 /** At most this many leading children of a card are looked at for its headline. */
 const CARD_HEAD_LOOKAHEAD = 4;

@@ -349,3 +349,19 @@ describe("article metadata on lines of their own", () => {
     for (const noise of ["Ann Example", "Beispiel", "23.05.2011", "Imprimer", "Permalien", "Veröffentlicht am", "Kategorie"]) expect(out).not.toContain(noise);
   });
 });
+
+describe("a 'read also' line set apart in a quote or a div", () => {
+  it("drops '<blockquote><b>PUEDES VER:</b> <a>…</a></blockquote>' and the same in a <div>; keeps a quote with a link in its sentence", () => {
+    const html = page(
+      "Vacations",
+      `<div class="body"><h1>Vacations</h1>${paragraphs("school", 3)}
+       <blockquote><b>PUEDES VER: </b><a href="/2022/other-story">¿Qué es la Sunedu, cómo está conformada y para qué sirve?</a></blockquote>
+       ${paragraphs("holiday", 2)}<div><strong>Lesen Sie auch:</strong> <a href="/2022/noch-eine">Wie die Ferien in diesem Jahr verteilt sind</a></div>
+       <blockquote>The minister said the rooms <a href="/capacity">will open at full capacity</a> in May, and that the schools are ready for it.</blockquote></div>`,
+    );
+    const out = text(html);
+    expect(out).toContain("The holiday report, paragraph 1");
+    expect(out).toContain("will open at full capacity in May");
+    for (const noise of ["PUEDES VER", "Sunedu", "Lesen Sie auch", "Ferien in diesem Jahr"]) expect(out).not.toContain(noise);
+  });
+});
