@@ -127,6 +127,9 @@ const KIND: ReadonlyMap<string, number> = new Map([
   ...[...HTML_TABLE_TRIGGERS].map((tag) => [tag, TRIGGER] as const),
 ]);
 
+/** How many pieces of a plain table's Markdown are joined into one chunk (see writeRegular). */
+const PIECES_PER_CHUNK = 4_096;
+
 /** The largest colspan HTML honours. */
 const MAX_COLSPAN = 1_000;
 
@@ -417,7 +420,20 @@ function tableRules(): { rules: Record<string, TurndownService.Rule> } & Omit<Li
    * or a part `acceptsPart` refuses.
    */
   const writeRegular = (table: TableNode, escape: (text: string) => string, tick: () => void, acceptsPart: (part: TableNode) => boolean): string | null => {
-    const rows: string[] = [];
+    // The table's Markdown in pieces (each row's newline, each cell's three or four pieces),
+    // joined into one flat chunk every few thousand pieces, with an empty chunk after each
+    // heading row for its border (known once every row is counted); the chunks are joined at the
+    // end. Appending each cell to its row made a string and a concatenation node per cell, and
+    // joining each row a string per row, all alive until the table was done: a large table's
+    // cells are most of a page's nodes, and the young generation's collections copy whatever is
+    // alive.
+    const pieces: string[] = [];
+    const chunks: string[] = [];
+    const flush = (): void => {
+      if (pieces.length === 0) return;
+      chunks.push(pieces.join(""));
+      pieces.length = 0;
+    };
     const headings: Array<{ at: number; tr: TableNode }> = [];
     const votes: number[] = [];
     const leaders: number[] = [];
@@ -432,17 +448,17 @@ function tableRules(): { rules: Record<string, TurndownService.Rule> } & Omit<Li
       firstParts.push(part);
       return acceptsPart(part);
     };
-    // A row's Markdown in pieces, joined once into one flat string: appending each cell to the
-    // row made a string and a concatenation node per cell, all alive until the table was done
-    // (a 300-column table's cells are most of a page's nodes, and the young generation's
-    // collections copy whatever is alive).
-    const pieces: string[] = [];
-    // The cell tag accepted last (tag names are shared strings): a tag once accepted always is.
+    // The row and cell tags accepted so far (tag names are shared strings): a tag once accepted always is.
+    let rowAccepted = false;
     let acceptedCell = "";
     const writeRow = (tr: TableNode): boolean => {
-      if (tr.nodeType !== 1 || tr.nodeName !== "TR" || !accepted(tr)) return false;
+      if (!rowAccepted) {
+        if (tr.nodeType !== 1 || tr.nodeName !== "TR" || !accepted(tr)) return false;
+        rowAccepted = true;
+      } else if (tr.nodeName !== "TR") {
+        return false;
+      }
       tick();
-      pieces.length = 0;
       pieces.push("\n");
       let c = 0;
       for (let cell = tr.firstChild; cell !== null; cell = cell.nextSibling, c++) {
@@ -464,12 +480,17 @@ function tableRules(): { rules: Record<string, TurndownService.Rule> } & Omit<Li
       // A row without a cell: not a plain table.
       if (c === 0) return false;
       if (rowCount++ === 0) firstRowWidth = c;
-      if (isHeadingRow(tr)) headings.push({ at: rows.length, tr });
-      rows.push(pieces.join(""));
+      if (isHeadingRow(tr)) {
+        flush();
+        headings.push({ at: chunks.length, tr });
+        chunks.push("");
+      } else if (pieces.length >= PIECES_PER_CHUNK) {
+        flush();
+      }
       return true;
     };
     for (let child = table.firstChild; child !== null; child = child.nextSibling) {
-      if (child.nodeType === 1 && ((KIND.get(child.nodeName) ?? 0) & KIND_BITS) === GROUP) {
+      if (child.nodeName !== "TR" && child.nodeType === 1 && ((KIND.get(child.nodeName) ?? 0) & KIND_BITS) === GROUP) {
         if (!accepted(child)) return null;
         tick();
         for (let tr = child.firstChild; tr !== null; tr = tr.nextSibling) if (!writeRow(tr)) return null;
@@ -484,9 +505,10 @@ function tableRules(): { rules: Record<string, TurndownService.Rule> } & Omit<Li
     for (const { at, tr } of headings) {
       let borderCells = "";
       for (let i = 0; i < columns.count; i++) borderCells += cellMarkdown(border(columns.alignments[i]!), i < tr.childNodes.length ? tr.childNodes[i]! : null, i);
-      if (borderCells !== "") rows[at] += `\n${borderCells}`;
+      if (borderCells !== "") chunks[at] = `\n${borderCells}`;
     }
-    return rows.join("");
+    flush();
+    return chunks.length === 1 ? chunks[0]! : chunks.join("");
   };
 
   /** See {@link LinearTables.plainTableContent}. */

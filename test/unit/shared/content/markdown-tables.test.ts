@@ -134,6 +134,21 @@ describe("plain tables written without turndown's per-node walk", () => {
     );
   });
 
+  it("give what turndown's own walk gives on tables large enough to be written in several chunks, heading rows among them", () => {
+    // Thousands of cells (the writer joins its pieces every 4,096), heading rows (a THEAD's, or
+    // a first row of TH) whose border is filled in once every row is counted, alignments voted.
+    const row = (cells: number, r: number, tag: string) => `<tr>${Array.from({ length: cells }, (_, c) => `<${tag}${(r + c) % 7 === 0 ? ' align="right"' : ""}>${r}.${c}</${tag}>`).join("")}</tr>`;
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 40 }), fc.integer({ min: 0, max: 3 }), fc.integer({ min: 20, max: 400 }), fc.boolean(), (cells, headRows, bodyRows, firstRowTh) => {
+        const head = headRows === 0 ? "" : `<thead>${Array.from({ length: headRows }, (_, r) => row(cells, r, "th")).join("")}</thead>`;
+        const body = Array.from({ length: bodyRows }, (_, r) => row(r === 0 ? cells : 1 + (r % cells), r, r === 0 && firstRowTh ? "th" : "td")).join("");
+        const html = `<p>x</p><table>${head}<tbody>${body}</tbody></table>`;
+        expect(turndownSingleUse(createTurndownService(null), parseLightDocument(html).body)).toBe(turndownSingleUse(turndownWalkService(), parseLightDocument(html).body));
+      }),
+      { numRuns: 12 },
+    );
+  });
+
   it("are written by turndown's walk when a rule added later takes a table part", () => {
     const service = createTurndownService(null);
     service.addRule("countCells", { filter: "td", replacement: (content) => `[${content}]` });
