@@ -43,7 +43,11 @@ function cleanAttribute(value: string | null): string {
   return value ? value.replace(/(\n+\s*)+/g, "\n") : "";
 }
 
+/** What {@link escapeLinkDestination} changes: most destinations hold none of it and are returned as they are. */
+const DESTINATION_SPECIAL = /[<>() ]/;
+
 function escapeLinkDestination(destination: string): string {
+  if (!DESTINATION_SPECIAL.test(destination)) return destination;
   const escaped = destination.replace(/([<>()])/g, "\\$1");
   return escaped.includes(" ") ? `<${escaped}>` : escaped;
 }
