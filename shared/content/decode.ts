@@ -83,7 +83,8 @@ const MEDIA_TYPE_KINDS: Readonly<Record<string, BodyKind>> = {
  *
  * Charset order, as the HTML standard's encoding sniffing prescribes: a BOM, then the header's
  * `charset`, then (HTML) the `<meta charset>`/`http-equiv` prescan of the first 1,024 bytes or
- * (XML) the `<?xml encoding=…?>` declaration, else UTF-8. JSON is UTF-8 unless a BOM says
+ * (XML) the `<?xml encoding=…?>` declaration, then (HTML whose bytes are not valid UTF-8) such a
+ * `<meta>` later in the head, else UTF-8. JSON is UTF-8 unless a BOM says
  * otherwise. Labels resolve per the WHATWG Encoding standard (`iso-8859-1` → windows-1252);
  * an unknown label is ignored and the next step decides.
  *
@@ -199,13 +200,67 @@ function chooseCharset(body: Uint8Array, kind: BodyKind, headerLabel: string | u
     // resolves is passed on, so an unknown one falls through to the prescan as the standard says.
     const sniffed = htmlEncodingSniffer(body, {
       ...(fromHeader === null ? {} : { transportLayerEncodingLabel: fromHeader }),
-      defaultEncoding: UTF8,
+      defaultEncoding: "",
     });
-    return SUPPORTED_ENCODINGS.has(sniffed) ? sniffed : UTF8;
+    if (sniffed !== "") return SUPPORTED_ENCODINGS.has(sniffed) ? sniffed : UTF8;
+    // Nothing declared in the first 1,024 bytes. Bytes that are not UTF-8 are in the encoding a
+    // later <meta> of the head names, as the parser's "change the encoding" would find it.
+    if (isUtf8(body)) return UTF8;
+    return lateMetaCharset(body) ?? UTF8;
   }
   if (fromHeader !== null) return fromHeader;
   if (kind === "xml") return xmlDeclarationEncoding(body) ?? UTF8;
   return UTF8;
+}
+
+/** How far into the body {@link lateMetaCharset} looks for the end of the head. */
+const LATE_META_SCAN_BYTES = 512 * 1024;
+
+/** Elements of the head whose content is text, not markup: a `<meta` inside them is no tag. */
+const RAW_TEXT_IN_HEAD = new Set(["script", "style", "title", "textarea", "noscript", "template", "xmp", "iframe", "noembed", "noframes"]);
+
+/**
+ * The supported encoding a `<meta charset>` or `<meta http-equiv="Content-Type">` of the head
+ * names beyond the prescan's first 1,024 bytes, or null. The HTML parser changes the encoding
+ * when it meets such a `<meta>` while its confidence is tentative ("change the encoding");
+ * pages with long scripts, styles or comments at the top of the head put the declaration
+ * there (a GBK page at byte 1,180, ISO-8859-1 and -2 and windows-1250 pages past 1,024).
+ * Comments and the content of scripts, styles and the other raw-text elements are skipped
+ * (`document.write('<meta charset=…>')` declares nothing); the scan stops at `<body` (or past
+ * {@link LATE_META_SCAN_BYTES}). One pass: every step moves forward.
+ */
+function lateMetaCharset(body: Uint8Array): string | null {
+  const end = Math.min(body.byteLength, LATE_META_SCAN_BYTES);
+  const head = latin1(body, 0, end).toLowerCase();
+  const tagName = /<(\/?)([a-z][a-z0-9-]*)/y;
+  let i = 0;
+  while (i < end) {
+    const lt = head.indexOf("<", i);
+    if (lt < 0) return null;
+    if (head.startsWith("<!--", lt)) {
+      const close = head.indexOf("-->", lt + 4);
+      if (close < 0) return null;
+      i = close + 3;
+      continue;
+    }
+    tagName.lastIndex = lt;
+    const m = tagName.exec(head);
+    const gt = head.indexOf(">", lt + 1);
+    if (gt < 0) return null;
+    i = gt + 1;
+    if (m === null || m[1] === "/") continue;
+    const name = m[2]!;
+    if (name === "body") return null;
+    if (name === "meta") {
+      const label = htmlEncodingSniffer(body.subarray(lt, gt + 1), { defaultEncoding: "" });
+      if (label !== "") return SUPPORTED_ENCODINGS.has(label) ? label : null;
+    } else if (RAW_TEXT_IN_HEAD.has(name)) {
+      const close = head.indexOf(`</${name}`, i);
+      if (close < 0) return null;
+      i = close + 2;
+    }
+  }
+  return null;
 }
 
 /** The encoding named by an ASCII-compatible `<?xml … encoding="…"?>` declaration at the start. */

@@ -203,6 +203,12 @@ function attributeKey(name: string): string {
  */
 const PROTOTYPE_NAMES: ReadonlySet<string> = new Set(Object.getOwnPropertyNames(Object.prototype));
 
+/** How many low bits of LightElement's packed field hold proseFacts + 1; isBlock and childNodesHidden sit above. */
+const PROSE_FACTS_BITS = 24;
+const PROSE_FACTS_MASK = (1 << PROSE_FACTS_BITS) - 1;
+const IS_BLOCK_MASK = 3 << PROSE_FACTS_BITS;
+const HIDDEN_BIT = 1 << (PROSE_FACTS_BITS + 2);
+
 export class LightElement extends LightBase {
   // On the prototype (see the end of the file).
   declare readonly nodeType: 1;
@@ -216,15 +222,12 @@ export class LightElement extends LightBase {
   firstChild: LightNode | null = null;
   lastChild: LightNode | null = null;
   /**
-   * turndown writes four facts on every node it converts (its Node(): isBlock, isCode, isBlank,
-   * flankingWhitespace). Most nodes are converted by the prose walk and the plain-table path
-   * instead, which keep what they need in local variables and write on the element only the one
-   * a rule reads (turndown's default, blank and keep replacements read `isBlock`): declared here,
-   * so writing it changes no element's shape. The other three, and all four on text nodes, are
-   * added by turndown's own walk to the few nodes it still visits; the tree is what the garbage
-   * collector copies, and every field is in every node.
+   * Three small facts in one field (an element is most of a large tree's memory, and the young
+   * generation's collections copy the tree while it is built): {@link proseFacts} + 1 in the low
+   * {@link PROSE_FACTS_BITS} bits, then {@link isBlock} (0 unset, 1 false, 2 true) in two bits,
+   * then {@link childNodesHidden}.
    */
-  isBlock: boolean | undefined = undefined;
+  private packed = 0;
   /** Cached textContent; reset up the ancestor chain whenever text below changes. */
   private cachedText: string | undefined;
   /** The child lists `childNodes`, `children` and `rows` answer, built on first read (see {@link ChildLists}). */
@@ -235,16 +238,49 @@ export class LightElement extends LightBase {
    * element; -1 until a walk numbers it. Declared here so every element has it from construction.
    */
   walkIndex = -1;
+
+  /**
+   * turndown writes four facts on every node it converts (its Node(): isBlock, isCode, isBlank,
+   * flankingWhitespace). Most nodes are converted by the prose walk and the plain-table path
+   * instead, which keep what they need in local variables and write on the element only the one
+   * a rule reads (turndown's default, blank and keep replacements read `isBlock`): a member of
+   * every element, so writing it changes no element's shape. The other three, and all four on
+   * text nodes, are added by turndown's own walk to the few nodes it still visits.
+   */
+  get isBlock(): boolean | undefined {
+    const value = (this.packed >>> PROSE_FACTS_BITS) & 3;
+    return value === 0 ? undefined : value === 2;
+  }
+
+  set isBlock(value: boolean | undefined) {
+    this.packed = (this.packed & ~IS_BLOCK_MASK) | ((value === undefined ? 0 : value ? 2 : 1) << PROSE_FACTS_BITS);
+  }
+
   /**
    * What the prose walk (prose-walk.ts) reads about the element's subtree, as bits; -1 until
-   * `markProseFacts` has run over it after the tree's last change.
+   * `markProseFacts` has run over it after the tree's last change. An integer from -1 up to
+   * 2^{@link PROSE_FACTS_BITS} - 2.
    */
-  proseFacts = -1;
+  get proseFacts(): number {
+    return (this.packed & PROSE_FACTS_MASK) - 1;
+  }
+
+  set proseFacts(value: number) {
+    if (!Number.isInteger(value) || value < -1 || value >= PROSE_FACTS_MASK) throw new RangeError(`proseFacts out of range: ${value}`);
+    this.packed = (this.packed & ~PROSE_FACTS_MASK) | (value + 1);
+  }
+
   /**
    * While true, `childNodes` answers an empty list: set while turndown's own walk passes over an
    * element whose children a faster path already converted (prose-walk.ts, plain tables).
    */
-  childNodesHidden = false;
+  get childNodesHidden(): boolean {
+    return (this.packed & HIDDEN_BIT) !== 0;
+  }
+
+  set childNodesHidden(value: boolean) {
+    this.packed = value ? this.packed | HIDDEN_BIT : this.packed & ~HIDDEN_BIT;
+  }
 
   constructor(localName: string, attributes: Record<string, string> | AttributeList) {
     super();
@@ -274,6 +310,20 @@ export class LightElement extends LightBase {
     // Most elements have no attributes (the table rules read every cell's style).
     if (source === NO_ATTRIBUTES) return undefined;
     return source instanceof AttributeList ? source.get(key) : source[key];
+  }
+
+  /**
+   * Whether the element has any attribute (the DOM's hasAttributes): false only when it has none,
+   * so that every name's look-up would give null (the table rules ask it before reading a cell's
+   * `align`, `style` and `colspan`).
+   */
+  hasAttributes(): boolean {
+    const source = this.attributeSource;
+    if (source === NO_ATTRIBUTES) return false;
+    // A list holds at least one name.
+    if (source instanceof AttributeList) return true;
+    for (const key in source) if (Object.hasOwn(source, key)) return true;
+    return false;
   }
 
   get tagName(): string {

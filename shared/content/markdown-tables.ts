@@ -27,6 +27,8 @@ interface TableNode {
   childNodes: ArrayLike<TableNode>;
   textContent: string | null;
   getAttribute(name: string): string | null;
+  /** Element.hasAttributes() (DOM): false for an element without any, whose alignment and span need no look-up. */
+  hasAttributes?(): boolean;
   style?: { textAlign?: string };
   rows?: ArrayLike<TableNode>;
 }
@@ -139,10 +141,17 @@ function border(alignment: string): string {
 
 /** The plugin's `(align || style.textAlign || "").toLowerCase()`, without lower-casing the empty answer of most cells. */
 function alignmentOf(cell: TableNode): string {
+  // Most cells have no attributes: no align, no style, so no alignment (three look-ups saved).
+  if (hasNoAttributes(cell)) return "";
   const align = cell.getAttribute("align");
   if (align) return align.toLowerCase();
   const textAlign = cell.style?.textAlign;
   return textAlign ? textAlign.toLowerCase() : "";
+}
+
+/** Whether `node` says it has no attributes at all (DOMs without hasAttributes are asked name by name). */
+function hasNoAttributes(node: TableNode): boolean {
+  return node.hasAttributes !== undefined && !node.hasAttributes();
 }
 
 /**
@@ -169,6 +178,14 @@ function cellMarkdown(content: string, node: TableNode | null, index: number): s
   return `${index === 0 ? "| " : " "}${cellText(content)}${span > 1 ? " |    ".repeat(span - 1) : ""} |`;
 }
 
+/** {@link cellMarkdown}'s string, as pieces added to `pieces`. */
+function pushCell(pieces: string[], content: string, node: TableNode, index: number): void {
+  const span = spanOf(node);
+  pieces.push(index === 0 ? "| " : " ", cellText(content));
+  if (span > 1) pieces.push(" |    ".repeat(span - 1));
+  pieces.push(" |");
+}
+
 /** A cell's content as its Markdown holds it: trimmed, line breaks as `<br>`, pipes escaped, at least three characters. */
 function cellText(content: string): string {
   let text = content.trim();
@@ -179,7 +196,7 @@ function cellText(content: string): string {
 
 /** The columns a cell spans: its colspan, clamped as HTML clamps it. */
 function spanOf(node: TableNode | null): number {
-  const span = node === null ? null : node.getAttribute("colspan");
+  const span = node === null || hasNoAttributes(node) ? null : node.getAttribute("colspan");
   // HTML clamps colspan to 1,000 (WHATWG HTML §4.9.11); the plugin did not, and looped as many
   // times as a hostile attribute asked. (As in the plugin, a value that is not a number spans one.)
   return span ? Math.min(Number(span), MAX_COLSPAN) : 1;
@@ -415,13 +432,25 @@ function tableRules(): { rules: Record<string, TurndownService.Rule> } & Omit<Li
       firstParts.push(part);
       return acceptsPart(part);
     };
+    // A row's Markdown in pieces, joined once into one flat string: appending each cell to the
+    // row made a string and a concatenation node per cell, all alive until the table was done
+    // (a 300-column table's cells are most of a page's nodes, and the young generation's
+    // collections copy whatever is alive).
+    const pieces: string[] = [];
+    // The cell tag accepted last (tag names are shared strings): a tag once accepted always is.
+    let acceptedCell = "";
     const writeRow = (tr: TableNode): boolean => {
       if (tr.nodeType !== 1 || tr.nodeName !== "TR" || !accepted(tr)) return false;
       tick();
-      let row = "\n";
+      pieces.length = 0;
+      pieces.push("\n");
       let c = 0;
       for (let cell = tr.firstChild; cell !== null; cell = cell.nextSibling, c++) {
-        if (cell.nodeType !== 1 || (cell.nodeName !== "TD" && cell.nodeName !== "TH") || !accepted(cell)) return false;
+        const name = cell.nodeName;
+        if (name !== acceptedCell) {
+          if (cell.nodeType !== 1 || (name !== "TD" && name !== "TH") || !accepted(cell)) return false;
+          acceptedCell = name;
+        }
         tick();
         const inside = cell.firstChild;
         let content = "";
@@ -430,13 +459,13 @@ function tableRules(): { rules: Record<string, TurndownService.Rule> } & Omit<Li
           content = escape(inside.nodeValue ?? "");
         }
         vote(votes, leaders, c, cell);
-        row += cellMarkdown(content, cell, c);
+        pushCell(pieces, content, cell, c);
       }
       // A row without a cell: not a plain table.
       if (c === 0) return false;
       if (rowCount++ === 0) firstRowWidth = c;
       if (isHeadingRow(tr)) headings.push({ at: rows.length, tr });
-      rows.push(row);
+      rows.push(pieces.join(""));
       return true;
     };
     for (let child = table.firstChild; child !== null; child = child.nextSibling) {

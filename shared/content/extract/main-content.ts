@@ -1,7 +1,7 @@
 import type { WorkMeter } from "../conversion-deadline";
 import { LightElement, type LightNode, PRUNED_TAGS } from "../light-dom";
 import {
-  ALWAYS_UNLIKELY, AUTHOR_BIO, BACK_LINK, BYLINE_LINE, COMMENT_HEADING, CONTENT_HEADER, COPYRIGHT_NOTICE, CREDIT_LINE, INLINE_TAGS, LINK_LIST_HEADING, MAYBE_CANDIDATE, NEGATIVE, POSITIVE, READER_PROMPT, SIDE_BOX, UNLIKELY_CANDIDATE, UNLIKELY_ROLES, hasClassWord,
+  ALWAYS_UNLIKELY, AUTHOR_BIO, BACK_LINK, BYLINE_LINE, COMMENT_HEADING, CONTENT_HEADER, COPYRIGHT_NOTICE, CREDIT_LINE, INLINE_TAGS, LINK_LIST_HEADING, MAYBE_CANDIDATE, METADATA_LINE, NEGATIVE, POSITIVE, READER_PROMPT, SIDE_BOX, UNLIKELY_CANDIDATE, UNLIKELY_ROLES, hasClassWord,
 } from "./patterns";
 
 /**
@@ -103,6 +103,9 @@ const META_LIKE = /byline|author|dateline|date|posted|published|credit|copyright
 const META_MAX_CHARS = 200;
 /** A byline names a few people and an outlet: a longer block that starts like one is text. */
 const BYLINE_MAX_CHARS = 120;
+/** Metadata lines ("Autor: Ann Example", "Veröffentlicht am 12.03.2020, 14:05 Uhr") are shorter than this. */
+const METADATA_LINE_MAX_CHARS = 100;
+const TABLE_PARTS = new Set(["TABLE", "THEAD", "TBODY", "TFOOT", "TR", "TD", "TH", "CAPTION"]);
 /** A reader prompt ("Subscribe now…", "Follow us on…") is a line or two. */
 const PROMPT_MAX_CHARS = 300;
 /** An author box (a bio, a photo, links) or a disclaimer is a paragraph or two: a longer block so named is more than that. */
@@ -547,7 +550,7 @@ function markFiltered(body: LightElement, hidden: Set<LightElement>, unlikely: S
     const [el, protectedContext] = stack.pop()!;
     for (let n = el.firstChild; n !== null; n = n.nextSibling) {
       if (n.nodeType !== 1) continue;
-      if (isHidden(n) || (n.nodeName === "NOSCRIPT" && !isNoscriptArticle(n, raw, visible))) {
+      if (isHidden(n) || RUBY_ANNOTATIONS.has(n.nodeName) || (n.nodeName === "NOSCRIPT" && !isNoscriptArticle(n, raw, visible))) {
         hidden.add(n);
         continue;
       }
@@ -560,6 +563,13 @@ function markFiltered(body: LightElement, hidden: Set<LightElement>, unlikely: S
     }
   }
 }
+
+/**
+ * Ruby annotations (`<rt>` readings, `<rp>` fallback parentheses) are set aside like hidden
+ * elements: kept, they interleave every word's pronunciation with the word itself (子こども for
+ * 子ども in furigana), and the text is no longer the text a reader reads or quotes.
+ */
+const RUBY_ANNOTATIONS = new Set(["RT", "RP"]);
 
 /** A `<noscript>` with at least this much text in sentences may be the article's only copy. */
 const NOSCRIPT_ARTICLE_CHARS = ENOUGH_CHARS;
@@ -1090,6 +1100,9 @@ function isFurnitureBlock(el: LightElement, s: Figures): boolean {
   if (COPYRIGHT_NOTICE.test(start)) return true;
   // A byline on a line of its own ("By Ann Example, Daily Example"), whatever its markup.
   if (s.chars < BYLINE_MAX_CHARS && BYLINE_LINE.test(start)) return true;
+  // A metadata line ("Auteur : Ann Example", "Date 23.05.2011", "Kategorie: News", "Imprimer").
+  // Not in tables: a date or a name in a cell is the table's data.
+  if (s.chars < METADATA_LINE_MAX_CHARS && !TABLE_PARTS.has(name) && METADATA_LINE.test(start)) return true;
   // The writer's bio line ("Ann Example is a reporter for …"), in the body's own paragraphs.
   if (AUTHOR_BIO.test(start)) return true;
   // A short line to the reader about the site (subscribe, follow us, paywall notice, ad disclosure).

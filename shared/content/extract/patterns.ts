@@ -192,3 +192,40 @@ export const AUTHOR_BIO = new RegExp(
     "(?:reporter|correspondent|writer|editor|journalist|columnist|contributor|freelancer|producer|photographer|author|redakteur(?:in)?|korrespondent(?:in)?|journalist(?:in)?|autor(?:in)?|journaliste|rédact(?:eur|rice)|correspondant(?:e)?)\\b",
   "u",
 );
+
+/** One to eight names of capitalized words ("Ann Example", "A. Example, Bo Beispiel und Cy Muster"); case matters. */
+const NAMES = "\\p{Lu}[\\p{L}\\p{M}'’.-]*(?:(?:\\s+|\\s*,\\s*|\\s*/\\s*|\\s+(?:and|und|et|y|e|i|&)\\s+)\\p{Lu}[\\p{L}\\p{M}'’.-]*){0,7}";
+
+/** A date as news pages print it: 23.05.2011, 23/05/2011, 2011-05-23, "23. Mai 2011", "May 23, 2011", with a time. */
+const DATE =
+  "(?:\\d{1,2}[./-]\\s?\\d{1,2}[./-]\\s?\\d{2,4}|\\d{4}-\\d{2}-\\d{2}(?:[tT][\\d:.+zZ-]+)?|\\d{1,2}\\.?\\s+\\p{L}{3,10}\\.?\\s+\\d{4}|\\p{L}{3,10}\\.?\\s+\\d{1,2},?\\s+\\d{4})" +
+  "(?:\\s*[,|-]?\\s*(?:um\\s+|at\\s+|à\\s+)?\\d{1,2}[:.h]\\d{2}(?:\\s*(?:[Uu]hr|h|[ap]m|[AP]M|[ap]\\.m\\.))?)?";
+
+/** Labels as they are written: "Author", "author" or "AUTHOR" (the names after them are case-sensitive). */
+const labels = (words: readonly string[]) => `(?:${words.flatMap((w) => [`[${w[0]!.toUpperCase()}${w[0]}]${w.slice(1)}`, w.toUpperCase()]).join("|")})`;
+
+/**
+ * A line of article metadata on its own, whatever its markup: an author or editor label with
+ * names ("Auteur : Ann Example", "Autor: Bo Beispiel", "Text: www.example.pl"), a publication or
+ * update label with a date ("Date 23.05.2011", "Veröffentlicht am 12.03.2020, 14:05 Uhr",
+ * "Updated: May 4, 2021"), a date alone, a category label ("Kategorie: News"), or a print or
+ * permalink control ("Imprimer", "Permalink https://…"). The title and URL of the page are in
+ * the response; these lines say nothing of the story. The whole block must match, and the names
+ * must be capitalized: "Text: Das ist der Text eines Satzes." or a sentence that starts with
+ * "Date" or "Print" goes on and does not. Matched on short blocks outside tables (main-content.ts).
+ */
+export const METADATA_LINE = new RegExp(
+  "^(?:" +
+    [
+      // author and editor labels, with names or a site's domain
+      `${labels(["author", "authors", "autor", "autorin", "autoren", "auteur", "auteurs", "autore", "autori", "autorka", "editor", "edition", "édition", "redaktion", "rédaction", "redakcja", "text", "texte", "texto"])}\\s*[:：]\\s*(?:${NAMES}|(?:www\\.)?[\\w-]+(?:\\.[\\w-]+)+)`,
+      // publication and update labels, with a date (or a date alone)
+      `(?:${labels(["date", "datum", "fecha", "published", "posted", "updated", "last updated", "veröffentlicht", "aktualisiert", "zuletzt aktualisiert", "erstellt", "stand", "publié", "mis à jour", "publicado", "actualizado", "pubblicato", "aggiornato", "opublikowano", "aktualizacja"])}(?:\\s+(?:on|am|le|el|il))?\\s*[:：]?\\s*)?${DATE}`,
+      // category labels
+      `${labels(["category", "categories", "filed under", "kategorie", "kategorien", "rubrik", "catégorie", "categoría", "categoria", "kategoria"])}\\s*[:：]\\s*[^:]{1,60}`,
+      // print and permalink controls
+      `${labels(["print", "drucken", "imprimer", "imprimir", "stampa", "drukuj", "permalink", "permalien", "enlace permanente"])}(?:\\s+https?://\\S+)?`,
+    ].join("|") +
+    ")\\s*$",
+  "u",
+);

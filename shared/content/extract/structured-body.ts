@@ -28,6 +28,7 @@ interface StructuredArticle {
 export function findStructuredArticle(scripts: readonly string[]): StructuredArticle | null {
   let best: StructuredArticle | null = null;
   let visits = 0;
+  const budget = { visits: MAX_VISITS };
   for (const script of scripts) {
     let data: unknown;
     try {
@@ -47,6 +48,9 @@ export function findStructuredArticle(scripts: readonly string[]): StructuredArt
       const body = bodyText(record.articleBody);
       if (body !== "" && isArticleType(record["@type"]) && (best === null || body.length > best.body.length)) {
         best = { body, headline: stringField(record, "headline"), description: stringField(record, "description") };
+      } else if (hasType(record["@type"], HOW_TO_TYPE)) {
+        const howTo = howToHtml(record, budget);
+        if (howTo !== "" && (best === null || howTo.length > best.body.length)) best = { body: howTo, headline: stringField(record, "name"), description: "" };
       }
       for (const key of Object.keys(record)) if (key !== "articleBody" && typeof record[key] === "object") stack.push(record[key]);
     }
@@ -66,8 +70,65 @@ function bodyText(value: unknown): string {
 }
 
 function isArticleType(type: unknown): boolean {
-  if (typeof type === "string") return ARTICLE_TYPE.test(type);
-  return Array.isArray(type) && type.some((t) => typeof t === "string" && ARTICLE_TYPE.test(t));
+  return hasType(type, ARTICLE_TYPE);
+}
+
+function hasType(type: unknown, pattern: RegExp): boolean {
+  if (typeof type === "string") return pattern.test(type);
+  return Array.isArray(type) && type.some((t) => typeof t === "string" && pattern.test(t));
+}
+
+/** schema.org HowTo and its subtype Recipe: instructions published as data (description, ingredients, steps). */
+const HOW_TO_TYPE = /^(?:https?:\/\/schema\.org\/)?(?:HowTo|Recipe)$/i;
+
+/** A string that is already HTML (the description or a step written with `<p>`…). */
+const LOOKS_LIKE_HTML = /<\/?(?:p|br|div|h[1-6]|ul|ol|li|blockquote|a|strong|em|b|i)\b[^>]*>/i;
+
+function escapeHtml(text: string): string {
+  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+}
+
+/** A text of the data as a block: HTML as it is, plain text as a paragraph (a heading for `h`). */
+function block(text: string, h?: "h2" | "h3"): string {
+  if (text.trim() === "") return "";
+  if (h === undefined && LOOKS_LIKE_HTML.test(text)) return text;
+  const tag = h ?? "p";
+  return `<${tag}>${escapeHtml(text)}</${tag}>`;
+}
+
+/**
+ * The text of a HowTo or Recipe as HTML: its description, its ingredients (a list) and its steps
+ * (`step`, `recipeInstructions`: strings, HowToStep and HowToDirection with their `text`,
+ * HowToSection with a name over its `itemListElement`), in order. A step's `name` is written
+ * when it is not the start of its text (some sites repeat the text as the name). Iterative and
+ * bounded by the caller's `budget` of visited values, shared with the rest of the walk.
+ */
+function howToHtml(record: Record<string, unknown>, budget: { visits: number }): string {
+  const parts: string[] = [block(stringField(record, "description"))];
+  const ingredients = record.recipeIngredient ?? record.ingredients;
+  if (Array.isArray(ingredients)) {
+    const items = ingredients.filter((v): v is string => typeof v === "string" && v.trim() !== "");
+    if (items.length > 0) parts.push(`<ul>${items.map((item) => `<li>${escapeHtml(item)}</li>`).join("")}</ul>`);
+  }
+  // A depth-first walk over the steps in document order: a stack of values still to write.
+  const stack: unknown[] = [record.recipeInstructions, record.step].reverse();
+  while (stack.length > 0 && budget.visits-- > 0) {
+    const value = stack.pop();
+    if (typeof value === "string") {
+      parts.push(block(value));
+    } else if (Array.isArray(value)) {
+      for (let i = value.length - 1; i >= 0; i--) stack.push(value[i]);
+    } else if (value !== null && typeof value === "object") {
+      const step = value as Record<string, unknown>;
+      const name = stringField(step, "name").trim();
+      const text = stringField(step, "text");
+      if (name !== "" && !collapse(text).startsWith(collapse(name).slice(0, 40))) parts.push(block(name, hasType(step["@type"], /section$/i) ? "h2" : "h3"));
+      parts.push(block(text));
+      stack.push(step.itemListElement);
+    }
+  }
+  const html = parts.join("");
+  return html.replace(/<[^>]*>/g, "").trim() === "" ? "" : html;
 }
 
 function collapse(text: string): string {

@@ -134,9 +134,27 @@ describe("decodeBody charsets", () => {
     expect(decodeBody(utf8("<p>café</p>"), "text/html; charset=bogus")).toMatchObject({ charset: "UTF-8" });
   });
 
-  it("a meta charset beyond the first 1024 bytes is not seen", () => {
+  it("a meta charset beyond the first 1024 bytes does not override bytes that are valid UTF-8", () => {
     const html = `<!--${"x".repeat(1100)}--><meta charset="windows-1252"><p>café</p>`;
     expect(decodeBody(utf8(html), "text/html").charset).toBe("UTF-8");
+  });
+
+  it("a meta charset of the head beyond the first 1024 bytes decodes bytes that are not UTF-8", () => {
+    // Long scripts at the top of the head push the declaration past the prescan (a GBK news page).
+    const html = `<html><head><script>var a = "${"x".repeat(1100)}";</script><meta http-equiv="Content-Type" content="text/html; charset=gb2312"/><title>新闻</title></head><body><p>简体中文页面</p></body></html>`;
+    expect(decodeBody(iconv.encode(html, "gbk"), "text/html")).toMatchObject({ charset: "GBK", text: html });
+    const latin = `<!DOCTYPE html><html lang="de"><head>${"<!-- Werbung -->\n".repeat(80)}<meta http-equiv="Content-Type" content="text/html; charset=iso-8859-1"><title>Straße</title></head><body><p>Grüße</p></body></html>`;
+    expect(decodeBody(iconv.encode(latin, "windows-1252"), undefined)).toMatchObject({ charset: "windows-1252", text: latin });
+  });
+
+  it("a late meta inside a script or a comment, or after <body>, declares nothing", () => {
+    const pad = "x".repeat(1100);
+    const latin = (html: string) => decodeBody(iconv.encode(html, "windows-1252"), "text/html").charset;
+    expect(latin(`<head><script>${pad}document.write('<meta charset="gbk">')</script></head><body>Grüße</body>`)).toBe("UTF-8");
+    expect(latin(`<head><!-- ${pad} <meta charset="gbk"> --></head><body>Grüße</body>`)).toBe("UTF-8");
+    expect(latin(`<head><style>${pad}</style></head><body><meta charset="gbk">Grüße</body>`)).toBe("UTF-8");
+    expect(latin(`<head><style>${pad}</style><meta charset="gbk"></head><body>Grüße</body>`)).toBe("GBK");
+    expect(latin(`<head><style>${pad}</style><meta charset="no-such-label"></head><body>Grüße</body>`)).toBe("UTF-8");
   });
 
   it("XML honours its encoding declaration, the header beats it", () => {

@@ -319,3 +319,33 @@ describe("copyright notices in the languages of the reader prompts", () => {
     expect(out).not.toContain("Tous droits");
   });
 });
+
+describe("ruby annotations (furigana) in the article", () => {
+  it("reads the base text without the readings in <rt> and the parentheses in <rp>", () => {
+    const ruby = (base: string, reading: string) => `<ruby>${base}<rp>(</rp><rt>${reading}</rt><rp>)</rp></ruby>`;
+    const para = (i: number) =>
+      `<p>${ruby("子", "こ")}どもへの${ruby("虐待", "ぎゃくたい")}をなくすための${ruby("法律", "ほうりつ")}ができました、その${i}。${ruby("親", "おや")}が${ruby("子", "こ")}どもをたたくことは${ruby("禁止", "きんし")}になりました。これはとても大切なことです、と専門家は言いました。</p>`;
+    const out = text(page("法律", `<div class="news"><h1>法律</h1>${[1, 2, 3, 4, 5].map(para).join("")}</div>`));
+    expect(out).toContain("子どもへの虐待をなくすための法律ができました、その1。親が子どもをたたくことは禁止になりました。");
+    for (const reading of ["ぎゃくたい", "ほうりつ", "(こ)", "きんし"]) expect(out).not.toContain(reading);
+  });
+});
+
+describe("article metadata on lines of their own", () => {
+  it("drops author, date, category, print and permalink lines; keeps sentences that start with those words and dates in tables", () => {
+    const html = page(
+      "Soil",
+      `<div class="col"><h1>Soil</h1><p>Auteur : Ann Example</p><p>Edition : B. Beispiel</p>${paragraphs("soil", 4)}
+       <p>Date: the day the rain came back was the day the farmers of the valley had waited for since March.</p>
+       <table><tr><th>Race</th><th>Date</th></tr><tr><td>4 x 100 m relay</td><td>19.05.2007</td></tr><tr><td>80 m hurdles</td><td>20.05.2007</td></tr></table>
+       <div><span>Date</span> <span>23.05.2011</span></div><div>Imprimer</div><div>Permalien https://s.example/p/RPYx</div>
+       <p>Veröffentlicht am 12.03.2020, 14:05 Uhr</p><p>Kategorie: News</p><p>Text: Das ist der Text eines Satzes über den Boden.</p></div>`,
+    );
+    const out = text(html);
+    expect(out).toContain("The soil report, paragraph 3");
+    expect(out).toContain("Date: the day the rain came back");
+    expect(out).toContain("19.05.2007");
+    expect(out).toContain("Text: Das ist der Text eines Satzes");
+    for (const noise of ["Ann Example", "Beispiel", "23.05.2011", "Imprimer", "Permalien", "Veröffentlicht am", "Kategorie"]) expect(out).not.toContain(noise);
+  });
+});

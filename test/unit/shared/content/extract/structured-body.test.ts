@@ -62,3 +62,52 @@ describe("the article body from JSON-LD", () => {
     expect(() => findStructuredArticle([deep])).not.toThrow();
   });
 });
+
+describe("instructions published as HowTo or Recipe data", () => {
+  const step = (i: number) => `Step ${i} of the tablecloth guide: measure, cut and hem the cloth, then press it flat so that it hangs evenly.`;
+  it("a page whose HTML lacks them answers the description and the steps (HowToStep, HowToDirection)", () => {
+    const howTo = {
+      "@context": "http://schema.org/",
+      "@type": "HowTo",
+      name: "A round tablecloth in seven steps",
+      description: `<p>${sentence(1)}</p><p>${sentence(2)}</p>`,
+      step: Array.from({ length: 5 }, (_, i) => ({ "@type": "HowToStep", name: `Measure part ${i}`, itemListElement: { "@type": "HowToDirection", text: `<p>${step(i)}</p>` } })),
+    };
+    const out = main(page(jsonLd(howTo), `${menu}<div id="app"></div><p>Your browser is out of date.</p>`), "text").markdown;
+    expect(out.startsWith("A round tablecloth in seven steps\n")).toBe(true);
+    expect(out).toContain(sentence(2));
+    expect(out.indexOf("Measure part 3")).toBeLessThan(out.indexOf(step(3)));
+    expect(out).toContain(step(4));
+    expect(out).not.toContain("Section 3");
+  });
+
+  it("a Recipe's ingredients as a list, its instructions as strings or sections, in order; a name that repeats its text once", () => {
+    const recipe = {
+      "@type": ["Recipe"],
+      name: "Mandarin cake",
+      description: "The creamiest cake I know, with a shortcrust base and a sour cream filling.",
+      recipeIngredient: ["250 g flour", "3 cups sour cream", "2 cans of mandarins"],
+      recipeInstructions: [
+        { "@type": "HowToSection", name: "For the base", itemListElement: [{ "@type": "HowToStep", text: step(1) }, step(2)] },
+        { "@type": "HowToStep", name: step(3), text: step(3) },
+        bodyText(3),
+      ],
+    };
+    const out = main(page(jsonLd(recipe), `${menu}<main><p>Rate this picture.</p></main>`)).markdown;
+    expect(out).toContain("- 250 g flour\n- 3 cups sour cream");
+    expect(out).toContain("## For the base");
+    expect(out.indexOf(step(1))).toBeLessThan(out.indexOf(step(2)));
+    expect(out.split(step(3)).length).toBe(2);
+    expect(out).toContain(sentence(102));
+  });
+
+  it("keeps the HTML when it shows the recipe, and never throws on odd step data", () => {
+    const recipe = { "@type": "Recipe", name: "Cake", recipeInstructions: [step(1), step(2), step(3), step(4), step(5)] };
+    const article = `<article><h1>Cake</h1>${[1, 2, 3, 4, 5].map((i) => `<p><em>${step(i)}</em></p>`).join("")}</article>`;
+    expect(main(page(jsonLd(recipe), `${menu}${article}`)).markdown).toContain(`_${step(5)}_`);
+    const odd = [{ "@type": "HowTo", step: [null, 3, [[["x"]]], { itemListElement: { itemListElement: {} } }] }, { "@type": "Recipe", recipeIngredient: "flour", recipeInstructions: {} }];
+    expect(() => findStructuredArticle(odd.map((o) => JSON.stringify(o)))).not.toThrow();
+    const deep = `{"@type": "HowTo", "step": ${"[".repeat(50_000)}${"]".repeat(50_000)}}`;
+    expect(() => findStructuredArticle([deep])).not.toThrow();
+  });
+});

@@ -1,0 +1,84 @@
+/**
+ * The light tree's compact members: the three facts kept in one packed field read back as the
+ * fields they replace, and `hasAttributes()` is false only when no attribute look-up can answer.
+ */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { type LightElement, parseLightDocument } from "../../../../shared/content/light-dom";
+
+/** The first element of a parsed body. */
+function firstElement(html: string): LightElement {
+  const el = parseLightDocument(html).body.firstChild;
+  if (el === null || el.nodeType !== 1) throw new Error(`no element in ${html}`);
+  return el;
+}
+
+type Write = { member: "isBlock"; value: boolean | undefined } | { member: "proseFacts"; value: number } | { member: "childNodesHidden"; value: boolean };
+
+const write: fc.Arbitrary<Write> = fc.oneof(
+  fc.record({ member: fc.constant("isBlock" as const), value: fc.constantFrom(true, false, undefined) }),
+  fc.record({ member: fc.constant("proseFacts" as const), value: fc.oneof(fc.integer({ min: -1, max: 15 }), fc.integer({ min: -1, max: (1 << 24) - 2 })) }),
+  fc.record({ member: fc.constant("childNodesHidden" as const), value: fc.boolean() }),
+);
+
+describe("LightElement's packed facts (isBlock, proseFacts, childNodesHidden)", () => {
+  it("start as the fields did (undefined, -1, false)", () => {
+    const el = firstElement("<div>x</div>");
+    expect([el.isBlock, el.proseFacts, el.childNodesHidden]).toEqual([undefined, -1, false]);
+  });
+
+  it("read back what was written last to each, whatever the order of writes", () => {
+    fc.assert(
+      fc.property(fc.array(write, { maxLength: 30 }), (writes) => {
+        const el = firstElement("<p>a<b>b</b></p>");
+        const model: { isBlock: boolean | undefined; proseFacts: number; childNodesHidden: boolean } = { isBlock: undefined, proseFacts: -1, childNodesHidden: false };
+        for (const w of writes) {
+          if (w.member === "isBlock") el.isBlock = w.value;
+          else if (w.member === "proseFacts") el.proseFacts = w.value;
+          else el.childNodesHidden = w.value;
+          (model as Record<string, unknown>)[w.member] = w.value;
+          expect({ isBlock: el.isBlock, proseFacts: el.proseFacts, childNodesHidden: el.childNodesHidden }).toEqual(model);
+        }
+        // Hiding the children still hides them, and showing them gives them back.
+        expect(el.childNodes.length).toBe(el.childNodesHidden ? 0 : 2);
+      }),
+    );
+  });
+
+  it("refuse a proseFacts the field cannot hold, leaving the facts as they were", () => {
+    const el = firstElement("<p>a</p>");
+    el.proseFacts = 5;
+    el.isBlock = true;
+    for (const bad of [-2, 1 << 24, 1.5, Number.NaN]) expect(() => (el.proseFacts = bad)).toThrow(RangeError);
+    expect([el.proseFacts, el.isBlock, el.childNodesHidden]).toEqual([5, true, false]);
+  });
+});
+
+const NAMES = ["align", "style", "colspan", "class", "id", "ALIGN", "data-x", "constructor", "__proto__", "toString", "x"];
+const attributeList = fc.array(fc.tuple(fc.constantFrom(...NAMES), fc.constantFrom("", "left", "2", "text-align: right", "a b")), { maxLength: 4 });
+
+describe("LightElement.hasAttributes", () => {
+  it("is false exactly when the tag has no attribute, and then every look-up gives null, before and after the attribute object is built", () => {
+    fc.assert(
+      fc.property(attributeList, fc.constantFrom("td", "th"), fc.boolean(), (list, tag, buildObject) => {
+        const table = firstElement(`<table><tr><${tag}${list.map(([n, v]) => ` ${n}="${v}"`).join("")}>t</${tag}></tr></table>`);
+        const target = (table.firstChild as LightElement).firstChild as LightElement;
+        expect(target.nodeName).toBe(tag.toUpperCase());
+        if (buildObject) void target.attributes;
+        if (list.length === 0) expect(target.hasAttributes()).toBe(false);
+        if (!target.hasAttributes()) {
+          for (const name of NAMES) if (!["constructor", "__proto__", "toString"].includes(name)) expect(target.getAttribute(name)).toBeNull();
+          expect(target.style.textAlign).toBe("");
+        }
+        // Names that are not members of Object.prototype make the element have attributes.
+        if (list.some(([n]) => !["constructor", "__proto__", "toString"].includes(n))) expect(target.hasAttributes()).toBe(true);
+      }),
+    );
+  });
+
+  it("answers for elements built outside the parse (a copy's attribute object, an empty one)", () => {
+    const el = firstElement('<div align="right">x</div>');
+    expect(el.cloneNode(true).hasAttributes()).toBe(true);
+    expect(firstElement("<div>x</div>").cloneNode(true).hasAttributes()).toBe(false);
+  });
+});
