@@ -4,6 +4,7 @@ import type { WorkMeter } from "./conversion-deadline";
 import { LightElement } from "./light-dom";
 import { type LinearTables, useLinearTables } from "./markdown-tables";
 import { type WalkRules, convertTree } from "./prose-walk";
+import { ReferenceResolver } from "./references";
 
 /** webgate's turndown options: ATX headings, fenced code blocks, `-` bullets, inline links. */
 export const TURNDOWN_OPTIONS: TurndownService.Options = {
@@ -16,9 +17,6 @@ export const TURNDOWN_OPTIONS: TurndownService.Options = {
   strongDelimiter: "**",
   linkStyle: "inlined",
 };
-
-/** Link schemes that run code or carry a payload instead of pointing somewhere: kept as text only. */
-const TEXT_ONLY_SCHEMES = new Set(["javascript:", "vbscript:", "data:"]);
 
 /**
  * A superset of what turndown's escapes match: `\ * ` [ ] _` anywhere, `- + = # ~ >` at the start,
@@ -40,31 +38,16 @@ function mayNeedEscape(text: string): boolean {
   return (c === 45 || c === 43 || c === 61 || c === 35 || c === 126 || c === 62 || (c >= 48 && c <= 57)) && MAY_NEED_ESCAPE_AT_START.test(text);
 }
 
-const HAS_SCHEME = /^[a-z][a-z0-9+.-]*:/i;
-
-/**
- * Resolves a link or image reference against the base URL. An absolute reference is kept as
- * written (resolving would only normalise it); a relative one becomes absolute; one that does
- * not parse is kept as written.
- */
-export function resolveReference(raw: string, baseUrl: string | null): { href: string; scheme: string | null } {
-  const trimmed = raw.trim();
-  let parsed: URL | null = null;
-  try {
-    parsed = baseUrl === null ? new URL(trimmed) : new URL(trimmed, baseUrl);
-  } catch {
-    parsed = null;
-  }
-  if (parsed === null) return { href: trimmed, scheme: null };
-  return { href: HAS_SCHEME.test(trimmed) ? trimmed : parsed.href, scheme: parsed.protocol };
-}
-
 // turndown's own helpers (not exported by it), reproduced so the replaced rules escape alike.
 function cleanAttribute(value: string | null): string {
   return value ? value.replace(/(\n+\s*)+/g, "\n") : "";
 }
 
+/** What {@link escapeLinkDestination} changes: most destinations hold none of it and are returned as they are. */
+const DESTINATION_SPECIAL = /[<>() ]/;
+
 function escapeLinkDestination(destination: string): string {
+  if (!DESTINATION_SPECIAL.test(destination)) return destination;
   const escaped = destination.replace(/([<>()])/g, "\\$1");
   return escaped.includes(" ") ? `<${escaped}>` : escaped;
 }
@@ -150,6 +133,13 @@ interface ConversionContext {
    * rules ran is not used for another tree.
    */
   tablesUsed?: boolean;
+  /** The references' resolver for `baseUrl`, made on first use. */
+  resolver?: ReferenceResolver;
+}
+
+function resolverOf(context: ConversionContext): ReferenceResolver {
+  if (context.resolver === undefined || context.resolver.baseUrl !== context.baseUrl) context.resolver = new ReferenceResolver(context.baseUrl);
+  return context.resolver;
 }
 
 let shared: { service: TurndownService; context: ConversionContext } | null = null;
@@ -223,8 +213,8 @@ function buildService(context: ConversionContext, overrides: TurndownService.Opt
       const el = asRuleNode(node);
       const src = el.getAttribute("src") ?? "";
       if (src.trim() === "") return "";
-      const { href, scheme } = resolveReference(src, context.baseUrl);
-      if (scheme === "data:" || href.toLowerCase().startsWith("data:")) return "";
+      const href = resolverOf(context).image(src);
+      if (href === null) return "";
       const alt = service.escape(cleanAttribute(el.getAttribute("alt")));
       const title = cleanAttribute(el.getAttribute("title"));
       const titlePart = title ? ` "${escapeLinkTitle(title)}"` : "";
@@ -239,8 +229,8 @@ function buildService(context: ConversionContext, overrides: TurndownService.Opt
     },
     replacement: (content, node) => {
       const el = asRuleNode(node);
-      const { href, scheme } = resolveReference(el.getAttribute("href") ?? "", context.baseUrl);
-      if ((scheme !== null && TEXT_ONLY_SCHEMES.has(scheme)) || content.trim() === "") return content;
+      const { href, textOnly } = resolverOf(context).link(el.getAttribute("href") ?? "");
+      if (textOnly || content.trim() === "") return content;
       const title = escapeLinkTitle(cleanAttribute(el.getAttribute("title")));
       const titlePart = title ? ` "${title}"` : "";
       if (content.includes("\n\n")) return linkAroundBlocks(content, href, titlePart);
