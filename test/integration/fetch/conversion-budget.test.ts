@@ -8,8 +8,11 @@
  * And where the depth limit flattens a page, the answer says so: `truncated: true` and a closing
  * note, through both.
  *
- * The crafted page is a 1,600 x 300 table of 5 MB served gzipped (a few KB on the wire): it takes
- * seconds to convert on any machine, many times the budget here. Only outcomes are asserted.
+ * The crafted page is a table of one-cell rows, 5 MB served gzipped (a few KB on the wire), read
+ * with `main_content: true`, the costliest shape and mode per byte: about 2 s of one idle core
+ * here, twice the ~1 s the limit leaves the conversion (the crafted shapes in plain mode convert
+ * in under 1 s since the conversion got faster, which made them pass the budget when idle).
+ * Load slows the crafted page and the budget's share alike. Only outcomes are asserted.
  */
 import zlib from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -28,7 +31,7 @@ import { MapResolver, RoutingDialer } from "../../helpers/test-network";
 /** The invocation's time limit in these tests. */
 const LIMIT_MS = 1_500;
 
-const crafted = zlib.gzipSync(PATHOLOGICAL_SHAPES.find((s) => s.name === "1,600 x 300 table")!.make(5_000_000));
+const crafted = zlib.gzipSync(PATHOLOGICAL_SHAPES.find((s) => s.name === "one-cell rows")!.make(5_000_000));
 const article = ORDINARY_SHAPE.make(20_000);
 const deep = `<title>Deep</title><p>Top.</p>${"<div>".repeat(1_000)}<p>Bottom sentence.</p>${"</div>".repeat(1_000)}`;
 const NOTE = "<!-- truncated: elements nested deeper than 400 levels were flattened; their text is kept, their structure is not -->";
@@ -72,15 +75,15 @@ describe("a page too costly for the budget", () => {
   it("answers 502 content_too_complex through the Lambda handler, and the same budget converts an ordinary page", async () => {
     const config = loadConfig({ WEBGATE_TABLE_NAME: await createTestTable(dynamo.client), WEBGATE_ROBOTS: "ignore" });
     const handler = createFetchHandler({ config, dynamo: dynamo.client, resolver, dialer: new RoutingDialer({ plain: origin.port }), clock: new ManualClock(), telemetry: createMemoryTelemetry() });
-    const call = async (path: string) => {
+    const call = async (path: string, mainContent = false) => {
       const endsAt = performance.now() + LIMIT_MS;
       const res = await handler(
-        apiGatewayEvent({ method: "POST", path: "/fetch", body: { url: `https://site.example.com${path}`, max_age: 0, main_content: false } }),
+        apiGatewayEvent({ method: "POST", path: "/fetch", body: { url: `https://site.example.com${path}`, max_age: 0, main_content: mainContent } }),
         lambdaContext({ getRemainingTimeInMillis: () => Math.max(0, Math.floor(endsAt - performance.now())) }),
       );
       return { status: res.statusCode, json: JSON.parse(res.body) };
     };
-    const tooComplex = await call("/crafted");
+    const tooComplex = await call("/crafted", true);
     expect(tooComplex.status).toBe(502);
     expect(tooComplex.json.error).toMatchObject(TOO_COMPLEX);
     const ordinary = await call("/article");
@@ -103,11 +106,9 @@ describe("a page too costly for the budget", () => {
       });
       return { status: res.status, json: (await res.json()) as { error?: Record<string, unknown>; content?: string; truncated?: boolean } };
     };
-    for (const mainContent of [false, true]) {
-      const tooComplex = await post("/crafted", mainContent);
-      expect(tooComplex.status).toBe(502);
-      expect(tooComplex.json.error).toMatchObject(TOO_COMPLEX);
-    }
+    const tooComplex = await post("/crafted", true);
+    expect(tooComplex.status).toBe(502);
+    expect(tooComplex.json.error).toMatchObject(TOO_COMPLEX);
     const ordinary = await post("/article", false);
     expect(ordinary.status).toBe(200);
     expect(ordinary.json.content).toContain("# Rivers of the world");
