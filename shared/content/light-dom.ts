@@ -241,11 +241,12 @@ export class LightElement extends LightBase {
 
   /**
    * turndown writes four facts on every node it converts (its Node(): isBlock, isCode, isBlank,
-   * flankingWhitespace). Most nodes are converted by the prose walk and the plain-table path
-   * instead, which keep what they need in local variables and write on the element only the one
+   * flankingWhitespace). webgate's services convert the whole tree by the walk of prose-walk.ts
+   * instead, which keeps what it needs in local variables and writes on the element only the one
    * a rule reads (turndown's default, blank and keep replacements read `isBlock`): a member of
    * every element, so writing it changes no element's shape. The other three, and all four on
-   * text nodes, are added by turndown's own walk to the few nodes it still visits.
+   * text nodes, are added only by turndown's own walk (a service without the tree walk, e.g. one
+   * that keeps preformatted code).
    */
   get isBlock(): boolean | undefined {
     const value = (this.packed >>> PROSE_FACTS_BITS) & 3;
@@ -271,8 +272,9 @@ export class LightElement extends LightBase {
   }
 
   /**
-   * While true, `childNodes` answers an empty list: set while turndown's own walk passes over an
-   * element whose children a faster path already converted (prose-walk.ts, plain tables).
+   * While true, `childNodes` answers an empty list: set while turndown's own walk passes over a
+   * plain table whose Markdown the plain-table path already wrote (turndown-setup.ts's
+   * writePlainTable; the tree walk of prose-walk.ts writes such tables without it).
    */
   get childNodesHidden(): boolean {
     return (this.packed & HIDDEN_BIT) !== 0;
