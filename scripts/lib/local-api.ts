@@ -15,7 +15,6 @@ import { systemResolver } from "../../shared/guard/guarded-lookup";
 import { createSearchHandler } from "../../shared/search/search-route";
 import { createSecretsManagerClient } from "../../shared/secrets/secrets-manager-client";
 import type { Clock } from "../../shared/clock";
-import type { DeadlineTime } from "../../shared/deadline";
 import type { Resolver } from "../../shared/guard/dns-resolver";
 import type { Dialer } from "../../shared/http/types";
 import { createPowertoolsTelemetry, type Telemetry } from "../../shared/observability/telemetry";
@@ -52,8 +51,6 @@ export interface LocalApiOptions {
   converter?: DocumentConverter;
   /** Start every conversion worker at start-up, in the background (one is always loaded before the server listens). */
   warmConverter?: boolean;
-  /** The time /fetch's request deadlines run on (shared/deadline.ts); real time by default. Tests pass one they drive. */
-  deadlineTime?: DeadlineTime;
 }
 
 export interface LocalApi extends RunningServer {
@@ -99,7 +96,6 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
     dialer: options.dialer,
     renderer,
     clock: options.clock,
-    deadlineTime: options.deadlineTime,
     // Locally: the same JSON log line per request as in Lambda, without EMF metric documents.
     telemetry: options.telemetry ?? createPowertoolsTelemetry("webgate-fetch", { metrics: false }),
   });

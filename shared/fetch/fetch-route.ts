@@ -15,7 +15,6 @@ import { systemResolver } from "../guard/guarded-lookup";
 import { resolvePolicy, type GuardPolicy } from "../guard/policy";
 import { createHttpClient } from "../http/http-client";
 import type { DocumentConverter } from "../content/converter";
-import type { DeadlineTime } from "../deadline";
 import type { Resolver } from "../guard/dns-resolver";
 import type { Dialer } from "../http/types";
 import { unavailableRenderer, type Renderer } from "../render/renderer";
@@ -44,8 +43,6 @@ export interface FetchRouteDeps {
   renderer?: Renderer;
   /** Where pages are converted (the local server: worker threads); default: in process, as in Lambda. */
   converter?: DocumentConverter;
-  /** The time request deadlines run on (shared/deadline.ts); real time by default. */
-  deadlineTime?: DeadlineTime;
 }
 
 /** Time a conversion and a store write may add to the fetch's own limit before a lease lapses. */
@@ -75,7 +72,6 @@ export function createFetchHandler(deps: FetchRouteDeps): ApiHandler {
     telemetry,
     parse: parseFetchRequest,
     handle: async (input, ctx) => ({ body: await run(input, ctx) }),
-    deadlineTime: deps.deadlineTime,
   });
 }
 

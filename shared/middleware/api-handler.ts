@@ -10,7 +10,7 @@
 import middy, { type MiddlewareObj, type MiddyfiedHandler } from "@middy/core";
 import httpHeaderNormalizer from "@middy/http-header-normalizer";
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from "aws-lambda";
-import { deadlineFromContext, type Deadline, type DeadlineTime } from "../deadline";
+import { deadlineFromContext, type Deadline } from "../deadline";
 import { WebgateError, isWebgateError, toErrorBody } from "../errors";
 import { DIMENSION, METRIC } from "../observability/metric-names";
 import type { LogFields, Telemetry } from "../observability/telemetry";
@@ -47,8 +47,6 @@ export interface ApiHandlerOptions<T> {
   telemetry: Telemetry;
   /** Extra middlewares that run before parsing (e.g. @middy/secrets-manager). */
   middlewares?: MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult>[];
-  /** The time request deadlines run on; real time by default. Tests pass one they drive. */
-  deadlineTime?: DeadlineTime;
 }
 
 export type ApiHandler = MiddyfiedHandler<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context>;
@@ -97,7 +95,7 @@ export function createApiHandler<T>(options: ApiHandlerOptions<T>): ApiHandler {
         // which runs many requests at once, one request's timeout would abort every other request
         // too. middy's early timeout (below) stays as the backstop; no route keeps a deadline of
         // its own (fetch and search both take this one).
-        deadline: deadlineFromContext(context, { marginMs: ANSWER_MARGIN_MS, fallbackMs: FALLBACK_REMAINING_MS, time: options.deadlineTime }),
+        deadline: deadlineFromContext(context, { marginMs: ANSWER_MARGIN_MS, fallbackMs: FALLBACK_REMAINING_MS }),
       };
       states.set(context, state);
     }
