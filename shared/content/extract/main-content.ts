@@ -841,20 +841,9 @@ function teaserCards(el: LightElement, t: FiguresTable, removed: Set<LightElemen
   let chars = 0;
   for (let c = el.firstChild; c !== null; c = c.nextSibling) {
     if (c.nodeType !== 1 || removed.has(c) || INLINE.has(c.nodeName) || !t.holds(c.walkIndex)) continue;
-    let head: LightElement | null = null;
-    let looked = 0;
-    for (let g = c.firstChild; g !== null && looked < CARD_HEAD_LOOKAHEAD; g = g.nextSibling) {
-      if (g.nodeType === 3 && g.data.trim() !== "") break;
-      if (g.nodeType !== 1 || !t.holds(g.walkIndex)) continue;
-      looked++;
-      if (t.chars[g.walkIndex]! === 0) continue;
-      head = g;
-      break;
-    }
-    if (head === null || !(HEADINGS.has(head.nodeName) || head.nodeName === "A")) continue;
-    const h = head.walkIndex;
-    const headChars = t.chars[h]!;
-    if (headChars < 15 || t.linkChars[h]! < 0.9 * headChars) continue;
+    const head = cardHead(c, t);
+    if (head === null) continue;
+    const headChars = t.chars[head.walkIndex]!;
     const cardChars = t.chars[c.walkIndex]! + (removed.has(head) ? headChars : 0);
     if (cardChars - headChars > TEASER_MAX_CHARS) continue;
     if (cards !== null && cards[0]!.nodeName !== c.nodeName) continue;
@@ -862,6 +851,76 @@ function teaserCards(el: LightElement, t: FiguresTable, removed: Set<LightElemen
     chars += t.chars[c.walkIndex]!;
   }
   return cards !== null && cards.length >= 2 ? { cards, chars } : null;
+}
+
+/**
+ * The linked headline that opens a teaser card `c`: its first child with text (after at most
+ * {@link CARD_HEAD_LOOKAHEAD} text-less elements, such as a linked image), when that is a heading
+ * or a link of at least 15 characters, all link. Figures from this walk's table (the headline may
+ * have been removed already, as an all-link heading is).
+ */
+function cardHead(c: LightElement, t: FiguresTable): LightElement | null {
+  let looked = 0;
+  for (let g = c.firstChild; g !== null && looked < CARD_HEAD_LOOKAHEAD; g = g.nextSibling) {
+    if (g.nodeType === 3 && g.data.trim() !== "") return null;
+    if (g.nodeType !== 1 || !t.holds(g.walkIndex)) continue;
+    looked++;
+    const h = g.walkIndex;
+    const headChars = t.chars[h]!;
+    if (headChars === 0) continue;
+    if (!(HEADINGS.has(g.nodeName) || g.nodeName === "A") || headChars < 15 || t.linkChars[h]! < 0.9 * headChars) return null;
+    return g;
+  }
+  return null;
+}
+
+/** Blocks that hold another story's teaser embedded in an article (a box with a linked headline and its excerpt). */
+const EMBED_TAGS = new Set(["DIV", "SECTION", "ASIDE", "FIGURE", "ARTICLE", "BLOCKQUOTE"]);
+/** An embedded teaser's excerpt is a sentence or two. */
+const EMBED_EXCERPT_CHARS = 400;
+/** An embedded teaser is a small part of the article it sits in. */
+const EMBED_SHARE = 0.25;
+
+/**
+ * The one other story's teaser embedded among `el`'s blocks (a "read this too" box between
+ * paragraphs, with no label to say so), or null: a block that opens with a headline set as a
+ * heading and all link, to another page (not an anchor of this one), followed by a short excerpt,
+ * and that is a small part of the article (`rootChars`). When two or more of `el`'s children open
+ * like cards, they are a run of cards ({@link teaserCards}' case, or a list page's items), and
+ * none is taken alone. A section whose heading links to itself (`#anchor`), a paragraph that opens
+ * with a link, and a list item are not such a box. Each child is looked at once: linear.
+ */
+function embeddedTeaser(el: LightElement, t: FiguresTable, removed: ReadonlySet<LightElement>, rootChars: number): LightElement | null {
+  let card: LightElement | null = null;
+  let head: LightElement | null = null;
+  for (let c = el.firstChild; c !== null; c = c.nextSibling) {
+    if (c.nodeType !== 1 || removed.has(c) || INLINE.has(c.nodeName) || !t.holds(c.walkIndex)) continue;
+    const h = cardHead(c, t);
+    if (h === null) continue;
+    if (card !== null) return null;
+    card = c;
+    head = h;
+  }
+  if (card === null || head === null || !EMBED_TAGS.has(card.nodeName)) return null;
+  const h = head.walkIndex;
+  const headChars = t.chars[h]!;
+  // The headline is a heading, or a link around one (`<a><h3>…</h3></a>`).
+  if (!HEADINGS.has(head.nodeName) && t.headingChars[h]! < 0.5 * headChars) return null;
+  const excerpt = t.chars[card.walkIndex]! - (removed.has(head) ? 0 : headChars);
+  if (excerpt > EMBED_EXCERPT_CHARS || excerpt + headChars > EMBED_SHARE * rootChars) return null;
+  const link = head.nodeName === "A" ? head : firstLink(head);
+  const href = link?.attributes.href?.trim() ?? "";
+  return href !== "" && !href.startsWith("#") ? card : null;
+}
+
+/** The first `<a>` down the first element children of `el` (at most three levels). */
+function firstLink(el: LightElement): LightElement | null {
+  let cur: LightElement | null = el;
+  for (let level = 0; level < 3 && cur !== null; level++) {
+    cur = firstElement(cur);
+    if (cur?.nodeName === "A") return cur;
+  }
+  return null;
 }
 
 /** Whether `el` is the title of a comment area: a short heading or label line such as "3 Comments" or "Leave a Reply". */
@@ -1031,6 +1090,14 @@ function cleanSubtree(
       }
       for (const c of teasers.cards) removed.add(c);
       s = new FiguresView(stats, measure(el, stats, kept));
+    }
+    // One other story's teaser among the element's blocks (its linked headline and excerpt).
+    if (teasers === null) {
+      const embed = embeddedTeaser(el, stats, removed, rootChars);
+      if (embed !== null) {
+        removed.add(embed);
+        s = new FiguresView(stats, measure(el, stats, kept));
+      }
     }
     if (el === root) return;
     // A comment area that its markup does not name: its title, what follows the title among its
@@ -1202,13 +1269,33 @@ function dropLinkListTails(root: LightElement, removed: Set<LightElement>, stats
     }
     last = n;
   }
-  // Trailing headings with no text after them.
-  while (last !== null && HEADINGS.has(last.nodeName)) {
+  // Trailing headings with no text after them: section titles left over from what cleaning took.
+  // A pull quote or a summary line set as a heading is a sentence of the article, and stays.
+  while (last !== null && HEADINGS.has(last.nodeName) && !isSentenceHeading(last, stats.get(last))) {
     removed.add(last);
     let prev: LightNode | null = last.previousSibling;
     while (prev !== null && (prev.nodeType !== 1 || removed.has(prev))) prev = prev.previousSibling;
     last = prev;
   }
+}
+
+/** A heading of at least this many words that ends a sentence is text set large, not a section's title. */
+const SENTENCE_HEADING_WORDS = 8;
+/** Opening quotation marks (a pull quote): “ " „ « » ‹ › ‘ ' 「 『. */
+const OPENING_QUOTE = /^["\u201C\u201E\u00AB\u00BB\u2039\u203A\u2018'\u300C\u300E]/;
+
+/**
+ * Whether a heading reads as a sentence of the article rather than a section's title: a pull
+ * quote ("“We will rebuild the bridge,” the mayor said") or a summary line set in a heading's
+ * type ("The tale is awful. One could say it is perfectly awful."). Section titles are short and
+ * end without a full stop; link-list and comment titles are caught before this is asked.
+ */
+function isSentenceHeading(el: LightElement, s: Figures | undefined): boolean {
+  if (s === undefined || s.chars < 30 || s.linkChars > 0) return false;
+  const text = textStart(el, 400);
+  if (OPENING_QUOTE.test(text)) return true;
+  // A statement: a question or an exclamation at the end is more often a prompt to the reader.
+  return /[.…]["\u201D\u00BB\u2019']?$/.test(text) && text.split(" ").length >= SENTENCE_HEADING_WORDS;
 }
 
 /** The whole page, cleaned of furniture and link-dense blocks: the fallback when no article is enough. */

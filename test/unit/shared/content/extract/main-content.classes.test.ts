@@ -365,3 +365,48 @@ describe("a 'read also' line set apart in a quote or a div", () => {
     for (const noise of ["PUEDES VER", "Sunedu", "Lesen Sie auch", "Ferien in diesem Jahr"]) expect(out).not.toContain(noise);
   });
 });
+
+describe("a pull quote or a summary line set as a heading at the end of the article", () => {
+  it("keeps a trailing heading that is a quote or a sentence; still drops a trailing section title", () => {
+    const quote = page(
+      "Bridge",
+      `<article><h1>Bridge</h1>${paragraphs("bridge", 4)}<h3>“We will rebuild the bridge, whatever it costs,” the mayor told the crowd.</h3></article>`,
+    );
+    expect(text(quote)).toContain("We will rebuild the bridge, whatever it costs");
+    const summary = page(
+      "Fake profile",
+      `<article><h1>Fake profile</h1>${paragraphs("profile", 4)}<h4>The story is awful. One could say that it is perfectly awful.</h4><h4>He set up a fake profile on a social network. It supports his version.</h4></article>`,
+    );
+    const out = text(summary);
+    expect(out).toContain("One could say that it is perfectly awful.");
+    expect(out).toContain("It supports his version.");
+    const title = page("Trains", `<article><h1>Trains</h1>${paragraphs("train", 4)}<h3>What the timetable says</h3></article>`);
+    expect(text(title)).not.toContain("What the timetable says");
+    const question = page("Buses", `<article><h1>Buses</h1>${paragraphs("bus", 4)}<h3>Did you like this story about our buses? Tell your friends about it!</h3></article>`);
+    expect(text(question)).not.toContain("Did you like this story");
+  });
+});
+
+describe("another story's teaser embedded in the article", () => {
+  const teaser = (href: string) =>
+    `<div class="embed-x"><a href="/other"><img src="/pool.jpg" alt=""></a><h3><a href="${href}">Council votes to close the old swimming pool</a></h3><p>The council decided on Monday that the pool will close in June, after years of debate.</p></div>`;
+
+  it("drops one box with a linked headline and an excerpt between the paragraphs, whose class says nothing", () => {
+    const html = page("Bridge", `<article><h1>Bridge</h1>${paragraphs("bridge", 3)}${teaser("/2026/pool-closes")}${paragraphs("river", 3)}</article>`);
+    const out = text(html);
+    expect(out).toContain("The bridge report, paragraph 2");
+    expect(out).toContain("The river report, paragraph 2");
+    expect(out).not.toContain("swimming pool");
+    expect(out).not.toContain("pool will close");
+  });
+
+  it("keeps a section whose heading links to itself, and a list page's run of cards", () => {
+    const anchored = page("Bridge", `<article><h1>Bridge</h1>${paragraphs("bridge", 3)}${teaser("#pool")}${paragraphs("river", 3)}</article>`);
+    expect(text(anchored)).toContain("pool will close in June");
+    const card = (i: number) =>
+      `<div class="pm"><h2><a href="/press/${i}">Press release number ${i} on wind power</a></h2><p>${sentence("press", i)} The company said so on Monday, in a statement of its own.</p></div>`;
+    const list = page("Press releases", `<div class="list"><h1>Press releases</h1>${[1, 2, 3, 4, 5].map(card).join("")}</div>`);
+    const out = text(list);
+    for (const i of [1, 2, 3, 4, 5]) expect(out).toContain(`The press report, paragraph ${i}`);
+  });
+});
