@@ -1,7 +1,7 @@
 import type { WorkMeter } from "../conversion-deadline";
 import { LightElement, type LightNode, PRUNED_TAGS } from "../light-dom";
 import {
-  ALWAYS_UNLIKELY, AUTHOR_BIO, BACK_LINK, BYLINE_LINE, COMMENT_HEADING, CONTENT_HEADER, COPYRIGHT_NOTICE, CREDIT_LINE, INLINE_TAGS, LINK_LIST_HEADING, MAYBE_CANDIDATE, METADATA_LINE, NEGATIVE, POSITIVE, READER_PROMPT, SIDE_BOX, UNLIKELY_CANDIDATE, UNLIKELY_ROLES, hasClassWord,
+  ALWAYS_UNLIKELY, AUTHOR_BIO, BACK_LINK, BYLINE_LINE, CAPTION_CREDIT_END, COMMENT_HEADING, CONTENT_HEADER, COPYRIGHT_NOTICE, CREDIT_LINE, FILING_LINE, INLINE_TAGS, LINK_LIST_HEADING, MAYBE_CANDIDATE, METADATA_LINE, NEGATIVE, POSITIVE, READER_PROMPT, SIDE_BOX, UNLIKELY_CANDIDATE, UNLIKELY_ROLES, hasClassWord,
 } from "./patterns";
 
 /**
@@ -1178,8 +1178,24 @@ function isFurnitureBlock(el: LightElement, s: Figures): boolean {
   if (s.chars < METADATA_LINE_MAX_CHARS && !TABLE_PARTS.has(name) && METADATA_LINE.test(start)) return true;
   // The writer's bio line ("Ann Example is a reporter for …"), in the body's own paragraphs.
   if (AUTHOR_BIO.test(start)) return true;
+  // The blog platform's filing line ("This entry was posted in News. Bookmark the permalink.").
+  if (FILING_LINE.test(start)) return true;
+  // A short caption that ends with its photo's credit ("… | © Agency/Photographer"). Its whole
+  // text is read (the block is short): only a complete text can be judged by its end.
+  if (s.chars < CAPTION_MAX_CHARS && endsWithCredit(el, s)) return true;
   // A short line to the reader about the site (subscribe, follow us, paywall notice, ad disclosure).
   return READER_PROMPT.test(start);
+}
+
+/** A caption is a line or two: a longer block that ends with a credit is text that names its source. */
+const CAPTION_MAX_CHARS = 250;
+
+/** Whether the whole text of a short block ends with a photo credit ("… | © Agency", "(Foto: Name)"). */
+function endsWithCredit(el: LightElement, s: Figures): boolean {
+  const text = textStart(el, 2 * CAPTION_MAX_CHARS);
+  // textStart stops early on a block with many elements: judge only a text read to its end.
+  if (text.replace(/\s+/g, "").length < s.chars) return false;
+  return CAPTION_CREDIT_END.test(text);
 }
 
 /** Whether no text (other than whitespace) sits right beside `el` among its siblings: it is a line of its own. */

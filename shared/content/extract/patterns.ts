@@ -229,3 +229,21 @@ export const METADATA_LINE = new RegExp(
     ")\\s*$",
   "u",
 );
+
+/**
+ * The start of a blog platform's filing line under a post: where it was filed and how to link to
+ * it ("This entry was posted in News. Bookmark the permalink.", "Posted in News | Tagged …",
+ * "Dieser Beitrag wurde unter … veröffentlicht", and the same default lines in French, Spanish,
+ * Italian and Polish). Metadata about the post, not its text; matched on short blocks
+ * (main-content.ts). Case matters for the first word, so "posted in" inside a sentence does not.
+ */
+export const FILING_LINE =
+  /^(?:This (?:entry|post) was (?:posted|filed)\b|(?:Posted|Filed) (?:in|under)\s+\S|Bookmark the permalink\b|(?:Dieser|Der) (?:Beitrag|Eintrag) wurde (?:am\s|unter\s|in\s)|Cette entrée a été publiée\b|Esta entrada (?:fue publicada|se publicó)\b|Questa (?:voce|articolo) è stat[ao] pubblicat[ao]\b|Ten wpis został opublikowany\b)/u;
+
+/**
+ * The end of a short caption that names the photo's credit ("… gesegnet. | © Augusta
+ * National/Getty Images", "Überblick. (Foto: Getty)", "… in Kobe. Photo: Ann Example"): a credit
+ * after the sign or label, with no sentence in it. Matched on short blocks' whole text
+ * (main-content.ts): a paragraph that merely ends with a credit word goes on.
+ */
+export const CAPTION_CREDIT_END = /(?:^|[\s|(\[])(?:©|\(c\)|(?:foto|fotos|photo|photos|bild|credit|credits|image|quelle|source)\s*:)\s*[^.!?©:]{2,60}[)\]]?\s*$/iu;

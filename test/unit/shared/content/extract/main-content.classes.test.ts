@@ -410,3 +410,35 @@ describe("another story's teaser embedded in the article", () => {
     for (const i of [1, 2, 3, 4, 5]) expect(out).toContain(`The press report, paragraph ${i}`);
   });
 });
+
+describe("a blog platform's filing line under the post", () => {
+  it("drops 'This entry was posted in … Bookmark the permalink.' and its translations; keeps a sentence that says 'posted in'", () => {
+    const html = page(
+      "Episode 82",
+      `<div class="post"><h1>Episode 82</h1>${paragraphs("episode", 3)}<p>The letter was posted in 1990 and reached the town, as the archive shows, two years too late.</p>
+       <div class="entry-utility">This entry was posted in <a href="/category/general/">General</a>. Bookmark the <a href="/episode-82/">permalink</a>.</div>
+       <div class="foot">Dieser Beitrag wurde unter <a href="/kategorie/news/">News</a> veröffentlicht. Setze ein Lesezeichen auf den <a href="/episode-82/">Permalink</a>.</div>
+       <p>Posted in <a href="/category/podcast/">Podcast</a> | Tagged <a href="/tag/radio/">radio</a></p></div>`,
+    );
+    const out = text(html);
+    expect(out).toContain("The episode report, paragraph 2");
+    expect(out).toContain("The letter was posted in 1990");
+    for (const noise of ["This entry was posted", "Bookmark the", "Dieser Beitrag wurde unter", "Lesezeichen", "Tagged"]) expect(out).not.toContain(noise);
+  });
+});
+
+describe("a short caption that ends with its photo's credit", () => {
+  it("drops '… | © Agency/Photographer' and '… (Foto: Name)' captions in any block; keeps a paragraph that cites a source in a sentence", () => {
+    const html = page(
+      "Golf legend",
+      `<div class="story"><h1>Golf legend</h1>${paragraphs("golf", 3)}
+       <div class="media-text">He was blessed with talent and a colourful style of dress. | © Example Club/Photo Agency</div>
+       ${paragraphs("course", 2)}<p>An overview of the course. (Foto: Ann Example)</p>
+       <p>The club said the figures came from its own archive (source: annual report), which it opened to the public last year.</p></div>`,
+    );
+    const out = text(html);
+    expect(out).toContain("The course report, paragraph 1");
+    expect(out).toContain("The club said the figures came from its own archive (source: annual report)");
+    for (const noise of ["blessed with talent", "Photo Agency", "An overview of the course", "Foto: Ann Example"]) expect(out).not.toContain(noise);
+  });
+});
