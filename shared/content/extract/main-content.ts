@@ -913,6 +913,59 @@ function embeddedTeaser(el: LightElement, t: FiguresTable, removed: ReadonlySet<
   return href !== "" && !href.startsWith("#") ? card : null;
 }
 
+/** An embedded story is a box beside the article's text: at most this share of it. */
+const EMBEDDED_STORY_SHARE = 0.5;
+
+/**
+ * Whether `el` is another story boxed inside the article (a fact box that reprints a related
+ * report): a block that opens with a headline (a heading, not the page's `<h1>`) followed by a
+ * byline line ("By Ann Example for Example Online") and then text, and that is at most
+ * {@link EMBEDDED_STORY_SHARE} of the article (`rootChars`). An article's own header (its `<h1>`
+ * and byline) is not such a box, and a section of the article has no byline under its heading.
+ * Looks at most at {@link CARD_HEAD_LOOKAHEAD} children: linear.
+ */
+function isEmbeddedStory(el: LightElement, s: Figures, t: FiguresTable, rootChars: number): boolean {
+  if (!EMBED_TAGS.has(el.nodeName) || s.chars > EMBEDDED_STORY_SHARE * rootChars) return false;
+  let heading: LightElement | null = null;
+  let looked = 0;
+  for (let c = el.firstChild; c !== null && looked < CARD_HEAD_LOOKAHEAD; c = c.nextSibling) {
+    if (c.nodeType === 3) {
+      if (c.data.trim() !== "") return false;
+      continue;
+    }
+    if (!t.holds(c.walkIndex)) continue;
+    looked++;
+    const chars = t.chars[c.walkIndex]!;
+    if (chars === 0) continue;
+    if (heading === null) {
+      if (!HEADINGS.has(c.nodeName) || c.nodeName === "H1" || chars > 200) return false;
+      heading = c;
+      continue;
+    }
+    // The line under the headline (or the first line of the box's body): a byline, then the
+    // story's own text.
+    if (s.chars - t.chars[heading.walkIndex]! < 100) return false;
+    return opensWithByline(c, t);
+  }
+  return false;
+}
+
+/** Whether `el` is a byline line, or its first line (down its first elements, three levels at most) is one. */
+function opensWithByline(el: LightElement, t: FiguresTable): boolean {
+  let cur: LightElement | null = el;
+  for (let level = 0; level < 3 && cur !== null; level++) {
+    const chars = t.chars[cur.walkIndex]!;
+    if (chars < BYLINE_MAX_CHARS) return BYLINE_LINE.test(textStart(cur, 160));
+    let next: LightElement | null = null;
+    for (let c = cur.firstChild; c !== null && next === null; c = c.nextSibling) {
+      if (c.nodeType === 3 && c.data.trim() !== "") return false;
+      if (c.nodeType === 1 && t.holds(c.walkIndex) && t.chars[c.walkIndex]! > 0) next = c;
+    }
+    cur = next;
+  }
+  return false;
+}
+
 /** The first `<a>` down the first element children of `el` (at most three levels). */
 function firstLink(el: LightElement): LightElement | null {
   let cur: LightElement | null = el;
@@ -1100,6 +1153,11 @@ function cleanSubtree(
       }
     }
     if (el === root) return;
+    // Another story inside the article, with a headline and a byline of its own.
+    if (isEmbeddedStory(el, s, stats, rootChars)) {
+      removed.add(el);
+      return;
+    }
     // A comment area that its markup does not name: its title, what follows the title among its
     // siblings (the thread, the reply form), and the block that the title opens.
     const prev = previousElement(el);

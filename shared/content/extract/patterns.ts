@@ -167,17 +167,22 @@ export function hasClassWord(pattern: RegExp, value: string): boolean {
   return false;
 }
 
+/** A date as news pages print it: 23.05.2011, 23/05/2011, 2011-05-23, "23. Mai 2011", "May 23, 2011", with a time. */
+const DATE =
+  "(?:\\d{1,2}[./-]\\s?\\d{1,2}[./-]\\s?\\d{2,4}|\\d{4}-\\d{2}-\\d{2}(?:[tT][\\d:.+zZ-]+)?|\\d{1,2}\\.?\\s+\\p{L}{3,10}\\.?\\s+\\d{4}|\\p{L}{3,10}\\.?\\s+\\d{1,2},?\\s+\\d{4})" +
+  "(?:\\s*[,|-]?\\s*(?:um\\s+|at\\s+|à\\s+)?\\d{1,2}[:.h]\\d{2}(?:\\s*(?:[Uu]hr|h|[ap]m|[AP]M|[ap]\\.m\\.))?)?";
 /**
  * A byline on a line of its own: "By Ann Example", "Von Ann Example und Bo Beispiel, NDR", "Par
  * Jean Exemple". Each name is two or more capitalized words, joined by commas or "and" in the
  * languages above; after a comma, a capitalized place or outlet (case matters: names are
- * capitalized, the words of a sentence are not). The whole block must match: a
+ * capitalized, the words of a sentence are not), or an outlet after "for" ("By Ann Example for
+ * Example Online"), and a date after the names ("By Ann Example | May 4, 2021"). The whole block must match: a
  * sentence that starts with "By the end of…" or "Von Risiken und Nebenwirkungen" does not.
  */
 const NAME = "\\p{Lu}[\\p{L}\\p{M}'’.-]*(?:\\s+\\p{Lu}[\\p{L}\\p{M}'’.-]*)+";
 const OUTLET = "\\p{Lu}[\\p{L}\\p{M}'’.&-]*(?:\\s+\\p{Lu}[\\p{L}\\p{M}'’.&-]*)*";
 export const BYLINE_LINE = new RegExp(
-  `^(?:[Bb]y|BY|[Vv]on|VON|[Pp]ar|[Pp]or|[Dd]oor|[Dd]i|[Pp]rzez|[Aa]v|[Aa]f)\\s+${NAME}(?:\\s*(?:,|and|und|et|y|e|i|en|og|och|&)\\s*${NAME})*(?:\\s*,\\s*${OUTLET})*\\s*$`,
+  `^(?:[Bb]y|BY|[Vv]on|VON|[Pp]ar|[Pp]or|[Dd]oor|[Dd]i|[Pp]rzez|[Aa]v|[Aa]f)\\s+${NAME}(?:\\s*(?:,|and|und|et|y|e|i|en|og|och|&)\\s*${NAME})*(?:\\s*,\\s*${OUTLET})*(?:\\s+(?:for|für|pour|para|per|dla)\\s+${OUTLET})?(?:\\s*[|·•,–—-]?\\s*(?:(?:Published|Updated|Posted|Veröffentlicht|Aktualisiert)(?:\\s+(?:on|am))?\\s*:?\\s*)?${DATE})?\\s*$`,
   "u",
 );
 
@@ -195,11 +200,6 @@ export const AUTHOR_BIO = new RegExp(
 
 /** One to eight names of capitalized words ("Ann Example", "A. Example, Bo Beispiel und Cy Muster"); case matters. */
 const NAMES = "\\p{Lu}[\\p{L}\\p{M}'’.-]*(?:(?:\\s+|\\s*,\\s*|\\s*/\\s*|\\s+(?:and|und|et|y|e|i|&)\\s+)\\p{Lu}[\\p{L}\\p{M}'’.-]*){0,7}";
-
-/** A date as news pages print it: 23.05.2011, 23/05/2011, 2011-05-23, "23. Mai 2011", "May 23, 2011", with a time. */
-const DATE =
-  "(?:\\d{1,2}[./-]\\s?\\d{1,2}[./-]\\s?\\d{2,4}|\\d{4}-\\d{2}-\\d{2}(?:[tT][\\d:.+zZ-]+)?|\\d{1,2}\\.?\\s+\\p{L}{3,10}\\.?\\s+\\d{4}|\\p{L}{3,10}\\.?\\s+\\d{1,2},?\\s+\\d{4})" +
-  "(?:\\s*[,|-]?\\s*(?:um\\s+|at\\s+|à\\s+)?\\d{1,2}[:.h]\\d{2}(?:\\s*(?:[Uu]hr|h|[ap]m|[AP]M|[ap]\\.m\\.))?)?";
 
 /** Labels as they are written: "Author", "author" or "AUTHOR" (the names after them are case-sensitive). */
 const labels = (words: readonly string[]) => `(?:${words.flatMap((w) => [`[${w[0]!.toUpperCase()}${w[0]}]${w.slice(1)}`, w.toUpperCase()]).join("|")})`;

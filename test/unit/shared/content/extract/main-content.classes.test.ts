@@ -442,3 +442,22 @@ describe("a short caption that ends with its photo's credit", () => {
     for (const noise of ["blessed with talent", "Photo Agency", "An overview of the course", "Foto: Ann Example"]) expect(out).not.toContain(noise);
   });
 });
+
+describe("another story boxed inside the article, with a headline and a byline of its own", () => {
+  it("drops a fact box that reprints a related report; keeps the article's own sections", () => {
+    const box = `<div class="box floatRHS"><h3>Prince warns a million young people need urgent help</h3><div class="box-body"><p>By Tom Example for Example Online</p>
+      <p>As many as a million young people need urgent help to protect their futures from the crisis, the prince has warned.</p>
+      <p>Writing in a newspaper, he said there has never been a time as challenging as the present for the young.</p></div></div>`;
+    const html = page(
+      "Food standards",
+      `<article><h1>Food standards</h1><p>By Ann Example | May 4, 2021</p>${paragraphs("food", 3)}${box}${paragraphs("trade", 3)}
+       <section><h3>What the farmers say</h3><p>The farmers' union said it welcomed the letter, and that standards must not fall in any deal, whoever signs it.</p></section></article>`,
+    );
+    const out = text(html);
+    expect(out).toContain("The food report, paragraph 2");
+    expect(out).toContain("The trade report, paragraph 2");
+    expect(out).toContain("What the farmers say");
+    expect(out).toContain("The farmers' union said it welcomed the letter");
+    for (const noise of ["Prince warns", "Tom Example", "As many as a million", "Ann Example"]) expect(out).not.toContain(noise);
+  });
+});
