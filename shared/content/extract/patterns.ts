@@ -67,6 +67,9 @@ export const READER_PROMPT = new RegExp(
       "never miss\\b", "don't miss\\b", "want (?:more|to be informed)\\b", "(?:if you )?(?:enjoyed|liked) (?:reading )?this\\b", "if you (?:enjoyed|liked|found)\\b",
       "support (?:our|us|independent)\\b", "become a (?:member|subscriber|patron|supporter)\\b", "click here to (?:subscribe|sign up|read more)\\b",
       "to (?:view|read|continue reading) (?:the full|this|the rest of)\\b", "already (?:a subscriber|subscribed)\\b", "for the latest (?:stories|news|updates)\\b",
+      "we(?: would|'d|’d)? (?:want|like|love) to (?:hear|know) what you think\\b", "(?:submit|send|write) (?:us )?(?:a|your) letter to the editor\\b", "(?:have|got) a (?:news )?tip\\b",
+      "if you(?:'|’| a)re (?:already a (?:subscriber|member)|seeing this message)\\b", "(?:first-time |new )?subscribers (?:also )?(?:get|receive|enjoy)\\b", "immediate (?:online )?access to\\b",
+      "do you want to (?:be|stay) (?:informed|up to date)\\b",
       "advertising disclosure\\b", "this (?:post|article|page) (?:contains|includes) (?:affiliate|sponsored|paid|advertising)\\b",
       // Notices about the text itself: copyright and reprint terms, disclaimers (where a text first
       // appeared is kept: both labelled sets count it as the article's)

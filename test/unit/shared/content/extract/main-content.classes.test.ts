@@ -461,3 +461,21 @@ describe("another story boxed inside the article, with a headline and a byline o
     for (const noise of ["Prince warns", "Tom Example", "As many as a million", "Ann Example"]) expect(out).not.toContain(noise);
   });
 });
+
+describe("news sites' lines to the reader under the story", () => {
+  it("drops letter-to-the-editor, tip and paywall lines; keeps sentences of the story that start alike", () => {
+    const html = page(
+      "Disasters",
+      `<article><h1>Disasters</h1>${paragraphs("flood", 3)}
+       <p>We want to hear what you think about this article. Submit a letter to the editor or write to letters@example.com.</p>
+       <p>Have a tip? Send it to tips@example.com.</p>
+       <p>If you’re seeing this message but you’re already a subscriber, you can log in for immediate access to this story.</p>
+       <p>First-time subscribers also receive a special welcome gift, handmade by artisans!</p>
+       <p>We want to hear from you, the mayor told the flood victims at the town hall on Monday, as the water was still rising in the streets.</p></article>`,
+    );
+    const out = text(html);
+    expect(out).toContain("The flood report, paragraph 2");
+    expect(out).toContain("We want to hear from you, the mayor told the flood victims");
+    for (const noise of ["what you think about this article", "Have a tip", "already a subscriber", "welcome gift"]) expect(out).not.toContain(noise);
+  });
+});
