@@ -249,4 +249,4 @@ export const FILING_LINE =
  * after the sign or label, with no sentence in it. Matched on short blocks' whole text
  * (main-content.ts): a paragraph that merely ends with a credit word goes on.
  */
-export const CAPTION_CREDIT_END = /(?:^|[\s|(\[])(?:©|\(c\)|(?:foto|fotos|photo|photos|bild|credit|credits|image|quelle|source)\s*:)\s*[^.!?©:]{2,60}[)\]]?\s*$/iu;
+export const CAPTION_CREDIT_END = /(?:^|[\s|([])(?:©|\(c\)|(?:foto|fotos|photo|photos|bild|credit|credits|image|quelle|source)\s*:)\s*[^.!?©:]{2,60}[)\]]?\s*$/iu;
