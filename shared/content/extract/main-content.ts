@@ -1,7 +1,7 @@
 import type { WorkMeter } from "../conversion-deadline";
 import { LightElement, type LightNode, PRUNED_TAGS } from "../light-dom";
 import {
-  ALWAYS_UNLIKELY, AUTHOR_BIO, BACK_LINK, BYLINE_LINE, COMMENT_HEADING, CONTENT_HEADER, COPYRIGHT_NOTICE, CREDIT_LINE, INLINE_TAGS, LINK_LIST_HEADING, MAYBE_CANDIDATE, METADATA_LINE, NEGATIVE, POSITIVE, READER_PROMPT, SIDE_BOX, UNLIKELY_CANDIDATE, UNLIKELY_ROLES, hasClassWord,
+  ALWAYS_UNLIKELY, AUTHOR_BIO, BACK_LINK, BYLINE_LINE, CAPTION_CREDIT_END, COMMENT_HEADING, CONTENT_HEADER, COPYRIGHT_NOTICE, CREDIT_LINE, FILING_LINE, INLINE_TAGS, LINK_LIST_HEADING, MAYBE_CANDIDATE, METADATA_LINE, NEGATIVE, POSITIVE, READER_PROMPT, SIDE_BOX, UNLIKELY_CANDIDATE, UNLIKELY_ROLES, hasClassWord,
 } from "./patterns";
 
 /**
@@ -86,7 +86,14 @@ interface Stats {
   hasCode: boolean;
 }
 
-const COMMA = /[\u002C\u060C\uFE50\uFE10\uFE11\u2E41\u2E34\u2E32\uFF0C\u3001]/;
+/**
+ * Commas beyond ASCII's (Readability's set: Arabic, CJK, vertical and small forms, and the
+ * medieval and reversed ones), compared by code: a regular expression per character of the page
+ * was a tenth of the extraction's time.
+ */
+function isWideComma(c: number): boolean {
+  return c === 0x060c || c === 0xfe50 || c === 0xfe10 || c === 0xfe11 || c === 0x2e41 || c === 0x2e34 || c === 0x2e32 || c === 0xff0c || c === 0x3001;
+}
 const HEADINGS = new Set(["H1", "H2", "H3", "H4", "H5", "H6"]);
 const INLINE = new Set([...INLINE_TAGS].map((t) => t.toUpperCase()));
 /** Containers that are removed when their figures look like furniture (Readability's conditional cleaning). */
@@ -273,7 +280,7 @@ function countText(text: string): void {
       const next = i + 1 < text.length ? text.charCodeAt(i + 1) : 0x20;
       if (next <= 0x20 || next === 0xa0) sentences++;
     } else if (c === 0x3002 || c === 0xff01 || c === 0xff1f) sentences++;
-    else if (c > 0x2b && COMMA.test(text[i]!)) commas++;
+    else if (c === 0x2c || (c >= 0x60c && isWideComma(c))) commas++;
   }
   textChars = chars;
   textCommas = commas;
@@ -836,32 +843,148 @@ const TEASER_MAX_CHARS = 600;
  * headline may have been removed already, as an all-link heading is). Each child is looked at
  * once, and at most {@link CARD_HEAD_LOOKAHEAD} of its children: linear.
  */
-function teaserCards(el: LightElement, t: FiguresTable, removed: Set<LightElement>): { cards: LightElement[]; chars: number } | null {
+function teaserCards(el: LightElement, t: FiguresTable, removed: Set<LightElement>): CardScan {
   let cards: LightElement[] | null = null;
   let chars = 0;
+  let openers = 0;
+  let first: { card: LightElement; head: LightElement } | null = null;
   for (let c = el.firstChild; c !== null; c = c.nextSibling) {
     if (c.nodeType !== 1 || removed.has(c) || INLINE.has(c.nodeName) || !t.holds(c.walkIndex)) continue;
-    let head: LightElement | null = null;
-    let looked = 0;
-    for (let g = c.firstChild; g !== null && looked < CARD_HEAD_LOOKAHEAD; g = g.nextSibling) {
-      if (g.nodeType === 3 && g.data.trim() !== "") break;
-      if (g.nodeType !== 1 || !t.holds(g.walkIndex)) continue;
-      looked++;
-      if (t.chars[g.walkIndex]! === 0) continue;
-      head = g;
-      break;
-    }
-    if (head === null || !(HEADINGS.has(head.nodeName) || head.nodeName === "A")) continue;
-    const h = head.walkIndex;
-    const headChars = t.chars[h]!;
-    if (headChars < 15 || t.linkChars[h]! < 0.9 * headChars) continue;
+    const head = cardHead(c, t);
+    if (head === null) continue;
+    openers++;
+    first ??= { card: c, head };
+    const headChars = t.chars[head.walkIndex]!;
     const cardChars = t.chars[c.walkIndex]! + (removed.has(head) ? headChars : 0);
     if (cardChars - headChars > TEASER_MAX_CHARS) continue;
     if (cards !== null && cards[0]!.nodeName !== c.nodeName) continue;
     (cards ??= []).push(c);
     chars += t.chars[c.walkIndex]!;
   }
-  return cards !== null && cards.length >= 2 ? { cards, chars } : null;
+  return { run: cards !== null && cards.length >= 2 ? { cards, chars } : null, only: openers === 1 ? first : null };
+}
+
+/** What {@link teaserCards} found among an element's children. */
+interface CardScan {
+  /** Two or more cards of one element name: a run of teasers (or a list page's items). */
+  run: { cards: LightElement[]; chars: number } | null;
+  /** The one child that opens like a card, when exactly one does (with its headline). */
+  only: { card: LightElement; head: LightElement } | null;
+}
+
+/**
+ * The linked headline that opens a teaser card `c`: its first child with text (after at most
+ * {@link CARD_HEAD_LOOKAHEAD} text-less elements, such as a linked image), when that is a heading
+ * or a link of at least 15 characters, all link. Figures from this walk's table (the headline may
+ * have been removed already, as an all-link heading is).
+ */
+function cardHead(c: LightElement, t: FiguresTable): LightElement | null {
+  let looked = 0;
+  for (let g = c.firstChild; g !== null && looked < CARD_HEAD_LOOKAHEAD; g = g.nextSibling) {
+    if (g.nodeType === 3 && g.data.trim() !== "") return null;
+    if (g.nodeType !== 1 || !t.holds(g.walkIndex)) continue;
+    looked++;
+    const h = g.walkIndex;
+    const headChars = t.chars[h]!;
+    if (headChars === 0) continue;
+    if (!(HEADINGS.has(g.nodeName) || g.nodeName === "A") || headChars < 15 || t.linkChars[h]! < 0.9 * headChars) return null;
+    return g;
+  }
+  return null;
+}
+
+/** Blocks that hold another story's teaser embedded in an article (a box with a linked headline and its excerpt). */
+const EMBED_TAGS = new Set(["DIV", "SECTION", "ASIDE", "FIGURE", "ARTICLE", "BLOCKQUOTE"]);
+/** An embedded teaser's excerpt is a sentence or two. */
+const EMBED_EXCERPT_CHARS = 400;
+/** An embedded teaser is a small part of the article it sits in. */
+const EMBED_SHARE = 0.25;
+
+/**
+ * The one other story's teaser embedded among `el`'s blocks (a "read this too" box between
+ * paragraphs, with no label to say so), or null: a block that opens with a headline set as a
+ * heading and all link, to another page (not an anchor of this one), followed by a short excerpt,
+ * and that is a small part of the article (`rootChars`). When two or more of `el`'s children open
+ * like cards, they are a run of cards ({@link teaserCards}' case, or a list page's items), and
+ * none is taken alone ({@link teaserCards} says which child, if any, is the only one). A section
+ * whose heading links to itself (`#anchor`), a paragraph that opens with a link, and a list item
+ * are not such a box.
+ */
+function embeddedTeaser(only: CardScan["only"], t: FiguresTable, removed: ReadonlySet<LightElement>, rootChars: number): LightElement | null {
+  if (only === null || !EMBED_TAGS.has(only.card.nodeName)) return null;
+  const { card, head } = only;
+  const h = head.walkIndex;
+  const headChars = t.chars[h]!;
+  // The headline is a heading, or a link around one (`<a><h3>…</h3></a>`).
+  if (!HEADINGS.has(head.nodeName) && t.headingChars[h]! < 0.5 * headChars) return null;
+  const excerpt = t.chars[card.walkIndex]! - (removed.has(head) ? 0 : headChars);
+  if (excerpt > EMBED_EXCERPT_CHARS || excerpt + headChars > EMBED_SHARE * rootChars) return null;
+  const link = head.nodeName === "A" ? head : firstLink(head);
+  const href = link?.attributes.href?.trim() ?? "";
+  return href !== "" && !href.startsWith("#") ? card : null;
+}
+
+/** An embedded story is a box beside the article's text: at most this share of it. */
+const EMBEDDED_STORY_SHARE = 0.5;
+
+/**
+ * Whether `el` is another story boxed inside the article (a fact box that reprints a related
+ * report): a block that opens with a headline (a heading, not the page's `<h1>`) followed by a
+ * byline line ("By Ann Example for Example Online") and then text, and that is at most
+ * {@link EMBEDDED_STORY_SHARE} of the article (`rootChars`). An article's own header (its `<h1>`
+ * and byline) is not such a box, and a section of the article has no byline under its heading.
+ * Looks at most at {@link CARD_HEAD_LOOKAHEAD} children: linear.
+ */
+function isEmbeddedStory(el: LightElement, s: Figures, t: FiguresTable, rootChars: number): boolean {
+  if (!EMBED_TAGS.has(el.nodeName) || s.chars > EMBEDDED_STORY_SHARE * rootChars) return false;
+  let heading: LightElement | null = null;
+  let looked = 0;
+  for (let c = el.firstChild; c !== null && looked < CARD_HEAD_LOOKAHEAD; c = c.nextSibling) {
+    if (c.nodeType === 3) {
+      if (c.data.trim() !== "") return false;
+      continue;
+    }
+    if (!t.holds(c.walkIndex)) continue;
+    looked++;
+    const chars = t.chars[c.walkIndex]!;
+    if (chars === 0) continue;
+    if (heading === null) {
+      if (!HEADINGS.has(c.nodeName) || c.nodeName === "H1" || chars > 200) return false;
+      heading = c;
+      continue;
+    }
+    // The line under the headline (or the first line of the box's body): a byline, then the
+    // story's own text.
+    if (s.chars - t.chars[heading.walkIndex]! < 100) return false;
+    return opensWithByline(c, t);
+  }
+  return false;
+}
+
+/** Whether `el` is a byline line, or its first line (down its first elements, three levels at most) is one. */
+function opensWithByline(el: LightElement, t: FiguresTable): boolean {
+  let cur: LightElement | null = el;
+  for (let level = 0; level < 3 && cur !== null; level++) {
+    const chars = t.chars[cur.walkIndex]!;
+    if (chars < BYLINE_MAX_CHARS) return BYLINE_LINE.test(textStart(cur, 160));
+    let next: LightElement | null = null;
+    for (let c: LightNode | null = cur.firstChild; c !== null && next === null; c = c.nextSibling) {
+      if (c.nodeType === 3 && c.data.trim() !== "") return false;
+      if (c.nodeType === 1 && t.holds(c.walkIndex) && t.chars[c.walkIndex]! > 0) next = c;
+    }
+    cur = next;
+  }
+  return false;
+}
+
+/** The first `<a>` down the first element children of `el` (at most three levels). */
+function firstLink(el: LightElement): LightElement | null {
+  let cur: LightElement | null = el;
+  for (let level = 0; level < 3 && cur !== null; level++) {
+    cur = firstElement(cur);
+    if (cur?.nodeName === "A") return cur;
+  }
+  return null;
 }
 
 /** Whether `el` is the title of a comment area: a short heading or label line such as "3 Comments" or "Leave a Reply". */
@@ -1022,7 +1145,8 @@ function cleanSubtree(
     // Teaser cards (a linked headline and an excerpt, two or more alike): other stories.
     // On a list page (the article's best block is mostly such cards, or holds a long run of them)
     // they are the content.
-    const teasers = teaserCards(el, stats, removed);
+    const scan = teaserCards(el, stats, removed);
+    const teasers = scan.run;
     if (teasers !== null && isTop && (teasers.chars >= 0.5 * rootChars || teasers.cards.length >= LIST_PAGE_CARDS)) listCards?.push(teasers);
     else if (teasers !== null) {
       if (teasers.chars >= 0.5 * s.chars && (el !== root || !isTop)) {
@@ -1032,7 +1156,20 @@ function cleanSubtree(
       for (const c of teasers.cards) removed.add(c);
       s = new FiguresView(stats, measure(el, stats, kept));
     }
+    // One other story's teaser among the element's blocks (its linked headline and excerpt).
+    if (teasers === null) {
+      const embed = embeddedTeaser(scan.only, stats, removed, rootChars);
+      if (embed !== null) {
+        removed.add(embed);
+        s = new FiguresView(stats, measure(el, stats, kept));
+      }
+    }
     if (el === root) return;
+    // Another story inside the article, with a headline and a byline of its own.
+    if (isEmbeddedStory(el, s, stats, rootChars)) {
+      removed.add(el);
+      return;
+    }
     // A comment area that its markup does not name: its title, what follows the title among its
     // siblings (the thread, the reply form), and the block that the title opens.
     const prev = previousElement(el);
@@ -1111,8 +1248,70 @@ function isFurnitureBlock(el: LightElement, s: Figures): boolean {
   if (s.chars < METADATA_LINE_MAX_CHARS && !TABLE_PARTS.has(name) && METADATA_LINE.test(start)) return true;
   // The writer's bio line ("Ann Example is a reporter for …"), in the body's own paragraphs.
   if (AUTHOR_BIO.test(start)) return true;
+  // The blog platform's filing line ("This entry was posted in News. Bookmark the permalink.").
+  if (FILING_LINE.test(start)) return true;
+  // A short caption that ends with its photo's credit ("… | © Agency/Photographer").
+  if (s.chars < CAPTION_MAX_CHARS && endsWithCredit(el, s, start)) return true;
   // A short line to the reader about the site (subscribe, follow us, paywall notice, ad disclosure).
   return READER_PROMPT.test(start);
+}
+
+/** A caption is a line or two: a longer block that ends with a credit is text that names its source. */
+const CAPTION_MAX_CHARS = 250;
+
+/**
+ * Whether a short block's text ends with a photo credit ("… | © Agency", "(Foto: Name)").
+ * `start` is the block's {@link textStart}: when it holds the whole text (most short blocks),
+ * its end is the block's, and the text is not walked again.
+ */
+function endsWithCredit(el: LightElement, s: Figures, start: string): boolean {
+  if (nonSpaceLength(start) === s.chars) return hasCreditMark(start) && CAPTION_CREDIT_END.test(start);
+  const { text, whole } = textEnd(el, CREDIT_TAIL_CHARS);
+  // A tail cut from a longer text does not start where the text starts: no "^" match there.
+  return hasCreditMark(text) && CAPTION_CREDIT_END.test(whole ? text : `x${text}`);
+}
+
+/** Whether `text` holds a credit's sign or label colon at all: most blocks do not, and skip the pattern. */
+function hasCreditMark(text: string): boolean {
+  return text.includes(":") || text.includes("©") || text.includes("(c)") || text.includes("(C)");
+}
+/** The characters of `text` that are not whitespace (as {@link countText} counts them). */
+function nonSpaceLength(text: string): number {
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c > 0x20 && c !== 0xa0) n++;
+  }
+  return n;
+}
+/** A credit is at most 60 characters after its sign or label: this much of a text's end holds it with what precedes it. */
+const CREDIT_TAIL_CHARS = 100;
+
+/**
+ * The last characters of `el`'s text (at least `limit` unless the text is shorter), whitespace
+ * collapsed and trimmed, and whether that is the whole text. Walks backwards from the end, at
+ * most 200 nodes and `limit` characters of each text node: bounded whatever the subtree holds.
+ */
+function textEnd(el: LightElement, limit: number): { text: string; whole: boolean } {
+  const parts: string[] = [];
+  let length = 0;
+  let steps = 0;
+  let cut = false;
+  const stack: LightNode[] = [];
+  for (let n = el.firstChild; n !== null; n = n.nextSibling) stack.push(n);
+  while (stack.length > 0 && length < limit && steps++ < 200) {
+    const n = stack.pop()!;
+    if (n.nodeType === 3) {
+      cut ||= n.data.length > limit;
+      const part = cut ? n.data.slice(-limit) : n.data;
+      parts.push(part);
+      length += part.length;
+      continue;
+    }
+    for (let c = n.firstChild; c !== null; c = c.nextSibling) stack.push(c);
+  }
+  const whole = stack.length === 0 && !cut;
+  return { text: parts.reverse().join("").replace(/\s+/g, " ").trim(), whole };
 }
 
 /** Whether no text (other than whitespace) sits right beside `el` among its siblings: it is a line of its own. */
@@ -1202,13 +1401,33 @@ function dropLinkListTails(root: LightElement, removed: Set<LightElement>, stats
     }
     last = n;
   }
-  // Trailing headings with no text after them.
-  while (last !== null && HEADINGS.has(last.nodeName)) {
+  // Trailing headings with no text after them: section titles left over from what cleaning took.
+  // A pull quote or a summary line set as a heading is a sentence of the article, and stays.
+  while (last !== null && HEADINGS.has(last.nodeName) && !isSentenceHeading(last, stats.get(last))) {
     removed.add(last);
     let prev: LightNode | null = last.previousSibling;
     while (prev !== null && (prev.nodeType !== 1 || removed.has(prev))) prev = prev.previousSibling;
     last = prev;
   }
+}
+
+/** A heading of at least this many words that ends a sentence is text set large, not a section's title. */
+const SENTENCE_HEADING_WORDS = 8;
+/** Opening quotation marks (a pull quote): “ " „ « » ‹ › ‘ ' 「 『. */
+const OPENING_QUOTE = /^["\u201C\u201E\u00AB\u00BB\u2039\u203A\u2018'\u300C\u300E]/;
+
+/**
+ * Whether a heading reads as a sentence of the article rather than a section's title: a pull
+ * quote ("“We will rebuild the bridge,” the mayor said") or a summary line set in a heading's
+ * type ("The tale is awful. One could say it is perfectly awful."). Section titles are short and
+ * end without a full stop; link-list and comment titles are caught before this is asked.
+ */
+function isSentenceHeading(el: LightElement, s: Figures | undefined): boolean {
+  if (s === undefined || s.chars < 30 || s.linkChars > 0) return false;
+  const text = textStart(el, 400);
+  if (OPENING_QUOTE.test(text)) return true;
+  // A statement: a question or an exclamation at the end is more often a prompt to the reader.
+  return /[.…]["\u201D\u00BB\u2019']?$/.test(text) && text.split(" ").length >= SENTENCE_HEADING_WORDS;
 }
 
 /** The whole page, cleaned of furniture and link-dense blocks: the fallback when no article is enough. */

@@ -67,6 +67,9 @@ export const READER_PROMPT = new RegExp(
       "never miss\\b", "don't miss\\b", "want (?:more|to be informed)\\b", "(?:if you )?(?:enjoyed|liked) (?:reading )?this\\b", "if you (?:enjoyed|liked|found)\\b",
       "support (?:our|us|independent)\\b", "become a (?:member|subscriber|patron|supporter)\\b", "click here to (?:subscribe|sign up|read more)\\b",
       "to (?:view|read|continue reading) (?:the full|this|the rest of)\\b", "already (?:a subscriber|subscribed)\\b", "for the latest (?:stories|news|updates)\\b",
+      "we(?: would|'d|’d)? (?:want|like|love) to (?:hear|know) what you think\\b", "(?:submit|send|write) (?:us )?(?:a|your) letter to the editor\\b", "(?:have|got) a (?:news )?tip\\b",
+      "if you(?:'|’| a)re (?:already a (?:subscriber|member)|seeing this message)\\b", "(?:first-time |new )?subscribers (?:also )?(?:get|receive|enjoy)\\b", "immediate (?:online )?access to\\b",
+      "do you want to (?:be|stay) (?:informed|up to date)\\b",
       "advertising disclosure\\b", "this (?:post|article|page) (?:contains|includes) (?:affiliate|sponsored|paid|advertising)\\b",
       // Notices about the text itself: copyright and reprint terms, disclaimers (where a text first
       // appeared is kept: both labelled sets count it as the article's)
@@ -167,17 +170,22 @@ export function hasClassWord(pattern: RegExp, value: string): boolean {
   return false;
 }
 
+/** A date as news pages print it: 23.05.2011, 23/05/2011, 2011-05-23, "23. Mai 2011", "May 23, 2011", with a time. */
+const DATE =
+  "(?:\\d{1,2}[./-]\\s?\\d{1,2}[./-]\\s?\\d{2,4}|\\d{4}-\\d{2}-\\d{2}(?:[tT][\\d:.+zZ-]+)?|\\d{1,2}\\.?\\s+\\p{L}{3,10}\\.?\\s+\\d{4}|\\p{L}{3,10}\\.?\\s+\\d{1,2},?\\s+\\d{4})" +
+  "(?:\\s*[,|-]?\\s*(?:um\\s+|at\\s+|à\\s+)?\\d{1,2}[:.h]\\d{2}(?:\\s*(?:[Uu]hr|h|[ap]m|[AP]M|[ap]\\.m\\.))?)?";
 /**
  * A byline on a line of its own: "By Ann Example", "Von Ann Example und Bo Beispiel, NDR", "Par
  * Jean Exemple". Each name is two or more capitalized words, joined by commas or "and" in the
  * languages above; after a comma, a capitalized place or outlet (case matters: names are
- * capitalized, the words of a sentence are not). The whole block must match: a
+ * capitalized, the words of a sentence are not), or an outlet after "for" ("By Ann Example for
+ * Example Online"), and a date after the names ("By Ann Example | May 4, 2021"). The whole block must match: a
  * sentence that starts with "By the end of…" or "Von Risiken und Nebenwirkungen" does not.
  */
 const NAME = "\\p{Lu}[\\p{L}\\p{M}'’.-]*(?:\\s+\\p{Lu}[\\p{L}\\p{M}'’.-]*)+";
 const OUTLET = "\\p{Lu}[\\p{L}\\p{M}'’.&-]*(?:\\s+\\p{Lu}[\\p{L}\\p{M}'’.&-]*)*";
 export const BYLINE_LINE = new RegExp(
-  `^(?:[Bb]y|BY|[Vv]on|VON|[Pp]ar|[Pp]or|[Dd]oor|[Dd]i|[Pp]rzez|[Aa]v|[Aa]f)\\s+${NAME}(?:\\s*(?:,|and|und|et|y|e|i|en|og|och|&)\\s*${NAME})*(?:\\s*,\\s*${OUTLET})*\\s*$`,
+  `^(?:[Bb]y|BY|[Vv]on|VON|[Pp]ar|[Pp]or|[Dd]oor|[Dd]i|[Pp]rzez|[Aa]v|[Aa]f)\\s+${NAME}(?:\\s*(?:,|and|und|et|y|e|i|en|og|och|&)\\s*${NAME})*(?:\\s*,\\s*${OUTLET})*(?:\\s+(?:for|für|pour|para|per|dla)\\s+${OUTLET})?(?:\\s*[|·•,–—-]?\\s*(?:(?:Published|Updated|Posted|Veröffentlicht|Aktualisiert)(?:\\s+(?:on|am))?\\s*:?\\s*)?${DATE})?\\s*$`,
   "u",
 );
 
@@ -195,11 +203,6 @@ export const AUTHOR_BIO = new RegExp(
 
 /** One to eight names of capitalized words ("Ann Example", "A. Example, Bo Beispiel und Cy Muster"); case matters. */
 const NAMES = "\\p{Lu}[\\p{L}\\p{M}'’.-]*(?:(?:\\s+|\\s*,\\s*|\\s*/\\s*|\\s+(?:and|und|et|y|e|i|&)\\s+)\\p{Lu}[\\p{L}\\p{M}'’.-]*){0,7}";
-
-/** A date as news pages print it: 23.05.2011, 23/05/2011, 2011-05-23, "23. Mai 2011", "May 23, 2011", with a time. */
-const DATE =
-  "(?:\\d{1,2}[./-]\\s?\\d{1,2}[./-]\\s?\\d{2,4}|\\d{4}-\\d{2}-\\d{2}(?:[tT][\\d:.+zZ-]+)?|\\d{1,2}\\.?\\s+\\p{L}{3,10}\\.?\\s+\\d{4}|\\p{L}{3,10}\\.?\\s+\\d{1,2},?\\s+\\d{4})" +
-  "(?:\\s*[,|-]?\\s*(?:um\\s+|at\\s+|à\\s+)?\\d{1,2}[:.h]\\d{2}(?:\\s*(?:[Uu]hr|h|[ap]m|[AP]M|[ap]\\.m\\.))?)?";
 
 /** Labels as they are written: "Author", "author" or "AUTHOR" (the names after them are case-sensitive). */
 const labels = (words: readonly string[]) => `(?:${words.flatMap((w) => [`[${w[0]!.toUpperCase()}${w[0]}]${w.slice(1)}`, w.toUpperCase()]).join("|")})`;
@@ -229,3 +232,21 @@ export const METADATA_LINE = new RegExp(
     ")\\s*$",
   "u",
 );
+
+/**
+ * The start of a blog platform's filing line under a post: where it was filed and how to link to
+ * it ("This entry was posted in News. Bookmark the permalink.", "Posted in News | Tagged …",
+ * "Dieser Beitrag wurde unter … veröffentlicht", and the same default lines in French, Spanish,
+ * Italian and Polish). Metadata about the post, not its text; matched on short blocks
+ * (main-content.ts). Case matters for the first word, so "posted in" inside a sentence does not.
+ */
+export const FILING_LINE =
+  /^(?:This (?:entry|post) was (?:posted|filed)\b|(?:Posted|Filed) (?:in|under)\s+\S|Bookmark the permalink\b|(?:Dieser|Der) (?:Beitrag|Eintrag) wurde (?:am\s|unter\s|in\s)|Cette entrée a été publiée\b|Esta entrada (?:fue publicada|se publicó)\b|Questa (?:voce|articolo) è stat[ao] pubblicat[ao]\b|Ten wpis został opublikowany\b)/u;
+
+/**
+ * The end of a short caption that names the photo's credit ("… gesegnet. | © Augusta
+ * National/Getty Images", "Überblick. (Foto: Getty)", "… in Kobe. Photo: Ann Example"): a credit
+ * after the sign or label, with no sentence in it. Matched on short blocks' whole text
+ * (main-content.ts): a paragraph that merely ends with a credit word goes on.
+ */
+export const CAPTION_CREDIT_END = /(?:^|[\s|([])(?:©|\(c\)|(?:foto|fotos|photo|photos|bild|credit|credits|image|quelle|source)\s*:)\s*[^.!?©:]{2,60}[)\]]?\s*$/iu;

@@ -365,3 +365,117 @@ describe("a 'read also' line set apart in a quote or a div", () => {
     for (const noise of ["PUEDES VER", "Sunedu", "Lesen Sie auch", "Ferien in diesem Jahr"]) expect(out).not.toContain(noise);
   });
 });
+
+describe("a pull quote or a summary line set as a heading at the end of the article", () => {
+  it("keeps a trailing heading that is a quote or a sentence; still drops a trailing section title", () => {
+    const quote = page(
+      "Bridge",
+      `<article><h1>Bridge</h1>${paragraphs("bridge", 4)}<h3>“We will rebuild the bridge, whatever it costs,” the mayor told the crowd.</h3></article>`,
+    );
+    expect(text(quote)).toContain("We will rebuild the bridge, whatever it costs");
+    const summary = page(
+      "Fake profile",
+      `<article><h1>Fake profile</h1>${paragraphs("profile", 4)}<h4>The story is awful. One could say that it is perfectly awful.</h4><h4>He set up a fake profile on a social network. It supports his version.</h4></article>`,
+    );
+    const out = text(summary);
+    expect(out).toContain("One could say that it is perfectly awful.");
+    expect(out).toContain("It supports his version.");
+    const title = page("Trains", `<article><h1>Trains</h1>${paragraphs("train", 4)}<h3>What the timetable says</h3></article>`);
+    expect(text(title)).not.toContain("What the timetable says");
+    const question = page("Buses", `<article><h1>Buses</h1>${paragraphs("bus", 4)}<h3>Did you like this story about our buses? Tell your friends about it!</h3></article>`);
+    expect(text(question)).not.toContain("Did you like this story");
+  });
+});
+
+describe("another story's teaser embedded in the article", () => {
+  const teaser = (href: string) =>
+    `<div class="embed-x"><a href="/other"><img src="/pool.jpg" alt=""></a><h3><a href="${href}">Council votes to close the old swimming pool</a></h3><p>The council decided on Monday that the pool will close in June, after years of debate.</p></div>`;
+
+  it("drops one box with a linked headline and an excerpt between the paragraphs, whose class says nothing", () => {
+    const html = page("Bridge", `<article><h1>Bridge</h1>${paragraphs("bridge", 3)}${teaser("/2026/pool-closes")}${paragraphs("river", 3)}</article>`);
+    const out = text(html);
+    expect(out).toContain("The bridge report, paragraph 2");
+    expect(out).toContain("The river report, paragraph 2");
+    expect(out).not.toContain("swimming pool");
+    expect(out).not.toContain("pool will close");
+  });
+
+  it("keeps a section whose heading links to itself, and a list page's run of cards", () => {
+    const anchored = page("Bridge", `<article><h1>Bridge</h1>${paragraphs("bridge", 3)}${teaser("#pool")}${paragraphs("river", 3)}</article>`);
+    expect(text(anchored)).toContain("pool will close in June");
+    const card = (i: number) =>
+      `<div class="pm"><h2><a href="/press/${i}">Press release number ${i} on wind power</a></h2><p>${sentence("press", i)} The company said so on Monday, in a statement of its own.</p></div>`;
+    const list = page("Press releases", `<div class="list"><h1>Press releases</h1>${[1, 2, 3, 4, 5].map(card).join("")}</div>`);
+    const out = text(list);
+    for (const i of [1, 2, 3, 4, 5]) expect(out).toContain(`The press report, paragraph ${i}`);
+  });
+});
+
+describe("a blog platform's filing line under the post", () => {
+  it("drops 'This entry was posted in … Bookmark the permalink.' and its translations; keeps a sentence that says 'posted in'", () => {
+    const html = page(
+      "Episode 82",
+      `<div class="post"><h1>Episode 82</h1>${paragraphs("episode", 3)}<p>The letter was posted in 1990 and reached the town, as the archive shows, two years too late.</p>
+       <div class="entry-utility">This entry was posted in <a href="/category/general/">General</a>. Bookmark the <a href="/episode-82/">permalink</a>.</div>
+       <div class="foot">Dieser Beitrag wurde unter <a href="/kategorie/news/">News</a> veröffentlicht. Setze ein Lesezeichen auf den <a href="/episode-82/">Permalink</a>.</div>
+       <p>Posted in <a href="/category/podcast/">Podcast</a> | Tagged <a href="/tag/radio/">radio</a></p></div>`,
+    );
+    const out = text(html);
+    expect(out).toContain("The episode report, paragraph 2");
+    expect(out).toContain("The letter was posted in 1990");
+    for (const noise of ["This entry was posted", "Bookmark the", "Dieser Beitrag wurde unter", "Lesezeichen", "Tagged"]) expect(out).not.toContain(noise);
+  });
+});
+
+describe("a short caption that ends with its photo's credit", () => {
+  it("drops '… | © Agency/Photographer' and '… (Foto: Name)' captions in any block; keeps a paragraph that cites a source in a sentence", () => {
+    const html = page(
+      "Golf legend",
+      `<div class="story"><h1>Golf legend</h1>${paragraphs("golf", 3)}
+       <div class="media-text">He was blessed with talent and a colourful style of dress. | © Example Club/Photo Agency</div>
+       ${paragraphs("course", 2)}<p>An overview of the course. (Foto: Ann Example)</p>
+       <p>The club said the figures came from its own archive (source: annual report), which it opened to the public last year.</p></div>`,
+    );
+    const out = text(html);
+    expect(out).toContain("The course report, paragraph 1");
+    expect(out).toContain("The club said the figures came from its own archive (source: annual report)");
+    for (const noise of ["blessed with talent", "Photo Agency", "An overview of the course", "Foto: Ann Example"]) expect(out).not.toContain(noise);
+  });
+});
+
+describe("another story boxed inside the article, with a headline and a byline of its own", () => {
+  it("drops a fact box that reprints a related report; keeps the article's own sections", () => {
+    const box = `<div class="box floatRHS"><h3>Prince warns a million young people need urgent help</h3><div class="box-body"><p>By Tom Example for Example Online</p>
+      <p>As many as a million young people need urgent help to protect their futures from the crisis, the prince has warned.</p>
+      <p>Writing in a newspaper, he said there has never been a time as challenging as the present for the young.</p></div></div>`;
+    const html = page(
+      "Food standards",
+      `<article><h1>Food standards</h1><p>By Ann Example | May 4, 2021</p>${paragraphs("food", 3)}${box}${paragraphs("trade", 3)}
+       <section><h3>What the farmers say</h3><p>The farmers' union said it welcomed the letter, and that standards must not fall in any deal, whoever signs it.</p></section></article>`,
+    );
+    const out = text(html);
+    expect(out).toContain("The food report, paragraph 2");
+    expect(out).toContain("The trade report, paragraph 2");
+    expect(out).toContain("What the farmers say");
+    expect(out).toContain("The farmers' union said it welcomed the letter");
+    for (const noise of ["Prince warns", "Tom Example", "As many as a million", "Ann Example"]) expect(out).not.toContain(noise);
+  });
+});
+
+describe("news sites' lines to the reader under the story", () => {
+  it("drops letter-to-the-editor, tip and paywall lines; keeps sentences of the story that start alike", () => {
+    const html = page(
+      "Disasters",
+      `<article><h1>Disasters</h1>${paragraphs("flood", 3)}
+       <p>We want to hear what you think about this article. Submit a letter to the editor or write to letters@example.com.</p>
+       <p>Have a tip? Send it to tips@example.com.</p>
+       <p>If you’re seeing this message but you’re already a subscriber, you can log in for immediate access to this story.</p>
+       <p>First-time subscribers also receive a special welcome gift, handmade by artisans!</p>
+       <p>We want to hear from you, the mayor told the flood victims at the town hall on Monday, as the water was still rising in the streets.</p></article>`,
+    );
+    const out = text(html);
+    expect(out).toContain("The flood report, paragraph 2");
+    expect(out).toContain("We want to hear from you, the mayor told the flood victims");
+    for (const noise of ["what you think about this article", "Have a tip", "already a subscriber", "welcome gift"]) expect(out).not.toContain(noise);
+  });
+});
