@@ -656,6 +656,16 @@ export class PackedTable {
     return r === 0 ? 0 : this.rowCellEnds.data[r - 1]!;
   }
 
+  /** Whether a row is open and no cell in it (the parse is between a row's cells). */
+  get betweenCells(): boolean {
+    return this.openRow !== -1 && this.openCell === -1;
+  }
+
+  /** Whether no row is open (the parse is between rows, in the table or a group). */
+  get betweenRows(): boolean {
+    return this.openRow === -1 && this.openCell === -1;
+  }
+
   /** Whether a part can open here without making the table irregular; then it is recorded. */
   open(name: string, attributes: AttributeSource): boolean {
     if (this.openCell !== -1) return false;
@@ -834,6 +844,49 @@ function attributeOf(attribs: Record<string, string> | AttributeList, name: "hre
   return attribs instanceof AttributeList ? attribs.get(name) : attribs[name];
 }
 
+const CH_LT = 0x3c;
+const CH_GT = 0x3e;
+const CH_SLASH = 0x2f;
+const CH_T = 0x74;
+const CH_D = 0x64;
+const CH_H = 0x68;
+const CH_R = 0x72;
+
+/**
+ * Whether a buffer holds `&` between two places, asked at places that only move forward: the next
+ * `&` is looked for again only once the places pass it, so all the asking is one pass.
+ */
+class AmpScan {
+  private next = -2;
+
+  constructor(readonly buffer: string) {}
+
+  /** Whether `&` is in [from, limit); `from` never less than in the call before. */
+  within(from: number, limit: number): boolean {
+    if (this.next === -1) return false;
+    if (this.next < from) {
+      this.next = this.buffer.indexOf("&", from);
+      if (this.next === -1) return false;
+    }
+    return this.next < limit;
+  }
+}
+
+/**
+ * Where the cell at `i` ends, when it is `<td>` or `<th>` exactly (lower case, no attributes),
+ * text without `<` or `&` (no markup, no entity to decode), and its own end tag: the index after
+ * that end tag; else -1.
+ */
+function simpleCellEnd(buffer: string, i: number, amps: AmpScan): number {
+  if (buffer.charCodeAt(i + 1) !== CH_T || buffer.charCodeAt(i + 3) !== CH_GT) return -1;
+  const kind = buffer.charCodeAt(i + 2);
+  if (kind !== CH_D && kind !== CH_H) return -1;
+  const close = buffer.indexOf("<", i + 4);
+  if (close === -1 || amps.within(i + 4, close)) return -1;
+  if (buffer.charCodeAt(close + 1) !== CH_SLASH || buffer.charCodeAt(close + 2) !== CH_T || buffer.charCodeAt(close + 3) !== kind || buffer.charCodeAt(close + 4) !== CH_GT) return -1;
+  return close + 5;
+}
+
 /** Structured data kept from one page, in characters: enough for a long article's JSON-LD. */
 export const MAX_STRUCTURED_DATA_CHARS = 2_000_000;
 
@@ -878,6 +931,7 @@ export function parseLightDocument(html: string, options: { pruned?: ReadonlySet
   const finishPacking = (): void => {
     const { table, packed } = packing!;
     packing = null;
+    parser.tableRun = null;
     if (packed.rowWithoutCell || packed.singleCell) table.unpack();
   };
   /**
@@ -887,11 +941,70 @@ export function parseLightDocument(html: string, options: { pruned?: ReadonlySet
   const stopPacking = (): void => {
     const table = packing!.table;
     packing = null;
+    parser.tableRun = null;
     const open = table.unpack()!;
     const chain = [open.group, open.row, open.cell].filter((el) => el !== null);
     let next = chain.length - 1;
     for (let i = stack.length - 1; next >= 0; i--) if (stack[i] === false) stack[i] = chain[next--]!;
     current = chain.at(-1) ?? table;
+  };
+
+  /** The cell at `start` (see simpleCellEnd), ending at `end`, into the packed table, with the ticks its events would make. */
+  const packSimpleCell = (packed: PackedTable, buffer: string, start: number, end: number): void => {
+    meter?.tick();
+    packed.open(buffer.charCodeAt(start + 2) === CH_H ? "th" : "td", NO_ATTRIBUTES);
+    // `<td>` is 4 characters, `</td>` 5.
+    if (end - 5 > start + 4) {
+      meter?.tick();
+      packed.appendText(buffer.slice(start + 4, end - 5));
+    }
+    packed.close();
+  };
+  let amps: AmpScan | null = null;
+  const cellStarts: number[] = [];
+  const cellEnds: number[] = [];
+  /**
+   * LinearParser's onTableRun for a packed table: the simple cells (see simpleCellEnd) that follow
+   * one another from `at` inside a row, or, between rows, the rows of such cells (`<tr>` exactly,
+   * its cells with nothing between them, `</tr>`), taken straight from the input into the packed
+   * table, as the events of their tags and texts would put them there. htmlparser2 would open
+   * and close each of them with nothing implied (a cell's start tag closes only an open cell, a
+   * row's only an open row or cell, and there is none). A table's cells are most of its tags, and
+   * each tag cost htmlparser2's tokenizer and parser several calls and look-ups.
+   */
+  const takeTableRun = (buffer: string, at: number, top: string): number => {
+    if (packing === null || pruneDepth > 0) return 0;
+    const packed = packing.packed;
+    const entry = stack[stack.length - 1];
+    if (amps === null || amps.buffer !== buffer) amps = new AmpScan(buffer);
+    let i = at;
+    if (top === "tr") {
+      if (entry !== false || !packed.betweenCells) return 0;
+      for (let end = simpleCellEnd(buffer, i, amps); end !== -1; end = buffer.charCodeAt(i) === CH_LT ? simpleCellEnd(buffer, i, amps) : -1) {
+        packSimpleCell(packed, buffer, i, end);
+        i = end;
+      }
+      return i - at;
+    }
+    if ((top === "table" ? entry !== packing.table : entry !== false) || !packed.betweenRows) return 0;
+    while (buffer.charCodeAt(i) === CH_LT && buffer.charCodeAt(i + 1) === CH_T && buffer.charCodeAt(i + 2) === CH_R && buffer.charCodeAt(i + 3) === CH_GT) {
+      cellStarts.length = 0;
+      cellEnds.length = 0;
+      let j = i + 4;
+      for (let end = buffer.charCodeAt(j) === CH_LT ? simpleCellEnd(buffer, j, amps) : -1; end !== -1; end = buffer.charCodeAt(j) === CH_LT ? simpleCellEnd(buffer, j, amps) : -1) {
+        cellStarts.push(j);
+        cellEnds.push(end);
+        j = end;
+      }
+      // A row is taken whole or not at all: its start tag must not reach htmlparser2 without its end.
+      if (cellStarts.length === 0 || buffer.charCodeAt(j) !== CH_LT || buffer.charCodeAt(j + 1) !== CH_SLASH || buffer.charCodeAt(j + 2) !== CH_T || buffer.charCodeAt(j + 3) !== CH_R || buffer.charCodeAt(j + 4) !== CH_GT) break;
+      meter?.tick();
+      packed.open("tr", NO_ATTRIBUTES);
+      for (let c = 0; c < cellStarts.length; c++) packSimpleCell(packed, buffer, cellStarts[c]!, cellEnds[c]!);
+      packed.close();
+      i = j + 5;
+    }
+    return i - at;
   };
 
   const parser = new LinearParser(
@@ -943,7 +1056,10 @@ export function parseLightDocument(html: string, options: { pruned?: ReadonlySet
         current = el;
         if (packTables && (name === "table" || name === "code" || name === "pre")) {
           // Its rows and cells will be the deepest elements: packed, none may reach the depth limit.
-          if (name === "table" && packBlockers === 0 && depth + 3 < MAX_DEPTH) packing = { table: el, packed: el.packParts() };
+          if (name === "table" && packBlockers === 0 && depth + 3 < MAX_DEPTH) {
+            packing = { table: el, packed: el.packParts() };
+            parser.tableRun = takeTableRun;
+          }
           packBlockers++;
         }
         depth++;
