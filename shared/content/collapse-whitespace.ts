@@ -1,4 +1,4 @@
-import type { LightElement, LightNode } from "./light-dom";
+import type { LightElement, LightNode, PackedTable } from "./light-dom";
 
 /**
  * turndown 7.2.5's whitespace collapsing (its `collapseWhitespace`, which it runs on the whole
@@ -53,6 +53,30 @@ function dropTrailingSpace(text: { data: string }): void {
   if (data.charCodeAt(data.length - 1) === 32) text.data = data.slice(0, -1);
 }
 
+/**
+ * The walk's steps over a packed table's cells (light-dom.ts's PackedTable: rows, groups and
+ * cells, each cell one text or none), on its arrays. The walk meets every element on the way in
+ * and on the way out, and cells, rows, groups and tables are blocks: each cell's text is met with
+ * no text before it in the walk's state (its leading space goes) and is followed by the cell's
+ * end (its trailing space goes), and after the table there is no previous text.
+ */
+function collapsePackedTable(table: LightElement, packed: PackedTable): void {
+  const texts = packed.cellTexts;
+  let changed = false;
+  for (let i = 0; i < texts.length; i++) {
+    const before = texts[i] ?? null;
+    if (before === null) continue;
+    let text = collapseText(before);
+    if (text.charCodeAt(0) === 32) text = text.slice(1);
+    if (text.charCodeAt(text.length - 1) === 32) text = text.slice(0, -1);
+    if (text !== before) {
+      texts[i] = text === "" ? null : text;
+      changed = true;
+    }
+  }
+  if (changed) table.invalidateText();
+}
+
 /** Collapses whitespace in `element`'s subtree as turndown does (see the file's comment). */
 export function collapseWhitespace(element: LightElement): void {
   if (element.firstChild === null || element.nodeName === "PRE") return;
@@ -76,6 +100,10 @@ export function collapseWhitespace(element: LightElement): void {
         if (prevText !== null) dropTrailingSpace(prevText);
         prevText = null;
         keepLeadingWs = false;
+        if (name === "TABLE") {
+          const packed = node.packedTable;
+          if (packed !== null) collapsePackedTable(node, packed);
+        }
       } else if (VOID.has(name) || name === "PRE") {
         prevText = null;
         keepLeadingWs = true;

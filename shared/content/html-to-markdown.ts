@@ -73,7 +73,8 @@ export function htmlToMarkdown(html: string, options: HtmlToMarkdownOptions): Ma
 /** The whole-page conversion. */
 function convertFullPage(html: string, baseUrl: string, format: OutputFormat, meter: WorkMeter): MarkdownResult {
   meter.check();
-  const doc = parseLightDocument(html, { meter });
+  // Markdown is written by the prose walk and the table rules, which read packed tables (light-dom.ts).
+  const doc = parseLightDocument(html, { meter, packTables: format === "markdown" });
   meter.check();
   const markdown = serialize(doc.body, effectiveBase(baseUrl, doc.baseHref), format, meter);
   meter.check();

@@ -203,6 +203,33 @@ function attributeKey(name: string): string {
  */
 const PROTOTYPE_NAMES: ReadonlySet<string> = new Set(Object.getOwnPropertyNames(Object.prototype));
 
+/** An element's attributes as the parser hands them over: its list, or an object (see LightElement.attributes). */
+type AttributeSource = Record<string, string> | AttributeList;
+
+/** `attributes[key]` of an element with these attributes, for a lower-case key that is no `Object.prototype` member's name. */
+function ownAttributeIn(source: AttributeSource, key: string): string | undefined {
+  // Most elements have no attributes (the table rules read every cell's style).
+  if (source === NO_ATTRIBUTES) return undefined;
+  return source instanceof AttributeList ? source.get(key) : source[key];
+}
+
+/** Whether an element with these attributes has any (the DOM's hasAttributes). */
+function hasAnyAttribute(source: AttributeSource): boolean {
+  if (source === NO_ATTRIBUTES) return false;
+  // A list holds at least one name.
+  if (source instanceof AttributeList) return true;
+  for (const key in source) if (Object.hasOwn(source, key)) return true;
+  return false;
+}
+
+/** An element's `style` for its `style` attribute: only `textAlign`, which the GFM column alignment reads. */
+function styleOf(style: string | undefined): { readonly textAlign: string } {
+  // The table rules read every cell's style: most have none, and share one answer.
+  if (style === undefined) return NO_STYLE;
+  const match = /(?:^|;)\s*text-align\s*:\s*([a-z]+)/i.exec(style);
+  return match === null ? NO_STYLE : { textAlign: match[1]! };
+}
+
 /** How many low bits of LightElement's packed field hold proseFacts + 1; isBlock and childNodesHidden sit above. */
 const PROSE_FACTS_BITS = 24;
 const PROSE_FACTS_MASK = (1 << PROSE_FACTS_BITS) - 1;
@@ -230,8 +257,12 @@ export class LightElement extends LightBase {
   private packed = 0;
   /** Cached textContent; reset up the ancestor chain whenever text below changes. */
   private cachedText: string | undefined;
-  /** The child lists `childNodes`, `children` and `rows` answer, built on first read (see {@link ChildLists}). */
-  private lists: ChildLists | undefined;
+  /**
+   * The child lists `childNodes`, `children` and `rows` answer, built on first read (see
+   * {@link ChildLists}); or, for a table whose parts the parse kept out of the tree, those parts
+   * (see {@link PackedTable}: the element then has no child nodes until something asks for them).
+   */
+  private lists: ChildLists | PackedTable | undefined;
   /**
    * The element's number in the main-content extractor's walks (shared/content/extract/main-content.ts),
    * which keeps its figures in typed arrays indexed by it rather than in maps and objects per
@@ -308,10 +339,7 @@ export class LightElement extends LightBase {
 
   /** `attributes[key]` for a lower-case key that is no `Object.prototype` member's name (the getters' literals). */
   private ownAttribute(key: string): string | undefined {
-    const source = this.attributeSource;
-    // Most elements have no attributes (the table rules read every cell's style).
-    if (source === NO_ATTRIBUTES) return undefined;
-    return source instanceof AttributeList ? source.get(key) : source[key];
+    return ownAttributeIn(this.attributeSource, key);
   }
 
   /**
@@ -320,12 +348,7 @@ export class LightElement extends LightBase {
    * `align`, `style` and `colspan`).
    */
   hasAttributes(): boolean {
-    const source = this.attributeSource;
-    if (source === NO_ATTRIBUTES) return false;
-    // A list holds at least one name.
-    if (source instanceof AttributeList) return true;
-    for (const key in source) if (Object.hasOwn(source, key)) return true;
-    return false;
+    return hasAnyAttribute(this.attributeSource);
   }
 
   get tagName(): string {
@@ -336,10 +359,42 @@ export class LightElement extends LightBase {
     return this.nodeName.toLowerCase();
   }
 
+  /**
+   * The rows and cells the parse kept out of the tree (a plain table's, see {@link PackedTable}),
+   * or null: then the element's children are its child nodes, as for any element.
+   */
+  get packedTable(): PackedTable | null {
+    const lists = this.lists;
+    return lists instanceof PackedTable ? lists : null;
+  }
+
+  /**
+   * Builds the child nodes a packed table stands for (the tree the parse would have built, with
+   * the texts as they are now: whitespace collapsing changes them in place), and drops the packed
+   * parts. Nothing for any other element. Every reader of the children but the walks that know
+   * packed tables (collapse-whitespace.ts, markdown-tables.ts) comes here first.
+   */
+  unpack(): PackedParts | null {
+    const packed = this.packedTable;
+    if (packed === null) return null;
+    this.lists = undefined;
+    return packed.build(this);
+  }
+
+  /** Makes this (new, childless) table keep its rows and cells packed: the parse records them in the answer. */
+  packParts(): PackedTable {
+    const packed = new PackedTable();
+    this.lists = packed;
+    return packed;
+  }
+
   /** The element's child lists, current for the tree's structure as it is now. */
   private freshLists(): ChildLists {
     const lists = this.lists;
-    if (lists !== undefined && lists.epoch === structureEpoch) return lists;
+    if (lists !== undefined) {
+      if (lists instanceof PackedTable) this.unpack();
+      else if (lists.epoch === structureEpoch) return lists;
+    }
     return (this.lists = { epoch: structureEpoch, childNodes: undefined, children: undefined, rows: undefined });
   }
 
@@ -356,6 +411,7 @@ export class LightElement extends LightBase {
   }
 
   get lastElementChild(): LightElement | null {
+    this.unpack();
     for (let n = this.lastChild; n !== null; n = n.previousSibling) if (n.nodeType === 1) return n;
     return null;
   }
@@ -383,11 +439,7 @@ export class LightElement extends LightBase {
 
   /** Only `textAlign` is read (GFM column alignment); taken from the inline style. */
   get style(): { readonly textAlign: string } {
-    const style = this.ownAttribute("style");
-    // The table rules read every cell's style: most have none, and share one answer.
-    if (style === undefined) return NO_STYLE;
-    const match = /(?:^|;)\s*text-align\s*:\s*([a-z]+)/i.exec(style);
-    return match === null ? NO_STYLE : { textAlign: match[1]! };
+    return styleOf(this.ownAttribute("style"));
   }
 
   /** The table's rows in tree order, not counting rows of nested tables (HTMLTableElement.rows). */
@@ -414,6 +466,7 @@ export class LightElement extends LightBase {
     if (this.cachedText !== undefined) return this.cachedText;
     let text = "";
     for (let n = this.firstChild; n !== null; n = n.nextSibling) text += n.textContent;
+    if (this.firstChild === null && this.lists instanceof PackedTable) text = this.lists.text();
     this.cachedText = text;
     return text;
   }
@@ -427,6 +480,7 @@ export class LightElement extends LightBase {
   }
 
   appendChild(child: LightNode): LightNode {
+    if (this.lists !== undefined) this.unpack();
     structureEpoch++;
     child.parentNode = this;
     child.previousSibling = this.lastChild;
@@ -440,6 +494,7 @@ export class LightElement extends LightBase {
 
   /** Inserts `child` (not yet in a tree) before `ref`, a child of this element. */
   insertBefore(child: LightNode, ref: LightNode): LightNode {
+    this.unpack();
     structureEpoch++;
     child.parentNode = this;
     child.nextSibling = ref;
@@ -470,6 +525,7 @@ export class LightElement extends LightBase {
 
   /** A real deep copy, as the DOM defines it (html-to-markdown skips it when the tree is single-use). */
   cloneNode(deep = false): LightElement {
+    if (deep) this.unpack();
     const copy = new LightElement(this.localName, { ...this.attributes });
     if (deep) for (let n = this.firstChild; n !== null; n = n.nextSibling) copy.appendChild(n.nodeType === 1 ? n.cloneNode(true) : n.cloneNode());
     return copy;
@@ -484,20 +540,277 @@ export class LightElement extends LightBase {
   }
 
   get innerHTML(): string {
+    this.unpack();
     let html = "";
     for (let n = this.firstChild; n !== null; n = n.nextSibling) html += n.nodeType === 1 ? n.outerHTML : n.data.replace(/[&<>\u00a0]/g, (c) => ESCAPES[c]!);
     return html;
   }
 
   private walkElements(visit: (el: LightElement) => void): void {
+    this.unpack();
     const stack: LightNode[] = [];
     for (let n = this.lastChild; n !== null; n = n.previousSibling) stack.push(n);
     while (stack.length > 0) {
       const node = stack.pop()!;
       if (node.nodeType !== 1) continue;
       visit(node);
+      node.unpack();
       for (let n = node.lastChild; n !== null; n = n.previousSibling) stack.push(n);
     }
+  }
+}
+
+/** A list of 32-bit integers that grows as it is pushed to (a packed table's figures per row and cell). */
+class IntList {
+  data = new Int32Array(16);
+  length = 0;
+
+  push(value: number): void {
+    if (this.length === this.data.length) {
+      const grown = new Int32Array(this.length * 2);
+      grown.set(this.data);
+      this.data = grown;
+    }
+    this.data[this.length++] = value;
+  }
+}
+
+/** The elements of a packed table's parts open in the parse, when it builds them (null where none is open). */
+export interface PackedParts {
+  group: LightElement | null;
+  row: LightElement | null;
+  cell: LightElement | null;
+}
+
+/** A packed table's row group: its tag, its attributes, its place among the table's children and its rows. */
+export interface PackedGroup {
+  /** "thead", "tbody" or "tfoot". */
+  readonly name: string;
+  readonly attributes: AttributeSource;
+  /** Its index among the table's children. */
+  readonly childIndex: number;
+  /** Its rows: rowStart up to (not including) rowEnd. */
+  readonly rowStart: number;
+  rowEnd: number;
+}
+
+/**
+ * The rows and cells of a plain table, kept out of the tree by the parse (`packTables`, see
+ * {@link parseLightDocument}): every child of the table a row or a row group, every child of a
+ * group a row, every child of a row a cell (`td`, `th`), every cell holding one text or nothing.
+ * A table of data is most of a large page's nodes: here a cell is three array slots beside its
+ * text instead of an element and a text node (192 bytes), which the young generation's
+ * collections copied while the tree was built, and the walks over the tree (whitespace
+ * collapsing, the prose facts, the table writer) read arrays instead of touching every node.
+ *
+ * The table element has no child nodes while its parts are packed; `LightElement.unpack` builds
+ * them (with the texts as they are at that moment) for any reader that asks for its children
+ * through a method (`childNodes`, `children`, `rows`, `getElementsByTagName`, `innerHTML`, …),
+ * and `textContent` reads the texts. Only readers that know packed tables may follow
+ * `firstChild` into one: collapse-whitespace.ts and markdown-tables.ts, which write it without
+ * building it.
+ */
+export class PackedTable {
+  /** The table's children in order: a row as its index (0 up), a group as -1 - its index. */
+  readonly children: number[] = [];
+  readonly groups: PackedGroup[] = [];
+  /** Each row's group (its index), or -1 for a row that is a child of the table. */
+  private readonly rowGroups = new IntList();
+  /** Where each row's cells end: row r's cells are cellEnd(r - 1) (0 for the first) up to cellEnd(r). */
+  private readonly rowCellEnds = new IntList();
+  /** Each cell's tag: 1 for `th`, 0 for `td`. */
+  private readonly cellKinds = new IntList();
+  /** The attributes of the rows and cells that have any, by index (most have none). */
+  private readonly rowAttributes = new Map<number, AttributeSource>();
+  private readonly cellAttributes = new Map<number, AttributeSource>();
+  /** Each cell's text, or null for a cell without a text node. Whitespace collapsing rewrites them. */
+  readonly cellTexts: (string | null)[] = [];
+  /** The group, row and cell open in the parse (their indexes), or -1. */
+  private openGroup = -1;
+  private openRow = -1;
+  private openCell = -1;
+  /** A row closed without a cell: the parse builds such a table as a tree when it ends. */
+  rowWithoutCell = false;
+
+  get rowCount(): number {
+    return this.rowGroups.length;
+  }
+
+  /** Row `r`'s group (its index in {@link groups}), or -1 when the row is a child of the table. */
+  groupOf(r: number): number {
+    return this.rowGroups.data[r]!;
+  }
+
+  /** The index after row `r`'s last cell. */
+  cellEnd(r: number): number {
+    return this.rowCellEnds.data[r]!;
+  }
+
+  /** Whether cell `cell` is a `th` (else a `td`). */
+  isHeaderCell(cell: number): boolean {
+    return this.cellKinds.data[cell] === 1;
+  }
+
+  /** The index of the first cell of row `r`. */
+  cellStart(r: number): number {
+    return r === 0 ? 0 : this.rowCellEnds.data[r - 1]!;
+  }
+
+  /** Whether a row is open and no cell in it (the parse is between a row's cells). */
+  get betweenCells(): boolean {
+    return this.openRow !== -1 && this.openCell === -1;
+  }
+
+  /** Whether no row is open (the parse is between rows, in the table or a group). */
+  get betweenRows(): boolean {
+    return this.openRow === -1 && this.openCell === -1;
+  }
+
+  /** Whether a part can open here without making the table irregular; then it is recorded. */
+  open(name: string, attributes: AttributeSource): boolean {
+    if (this.openCell !== -1) return false;
+    if (name === "td" || name === "th") {
+      if (this.openRow === -1) return false;
+      const cell = this.cellTexts.length;
+      this.openCell = cell;
+      this.cellKinds.push(name === "th" ? 1 : 0);
+      if (attributes !== NO_ATTRIBUTES) this.cellAttributes.set(cell, attributes);
+      this.cellTexts.push(null);
+      this.rowCellEnds.data[this.openRow] = cell + 1;
+      return true;
+    }
+    if (this.openRow !== -1) return false;
+    if (name === "tr") {
+      const r = this.rowGroups.length;
+      this.openRow = r;
+      if (this.openGroup === -1) this.children.push(r);
+      else this.groups[this.openGroup]!.rowEnd = r + 1;
+      this.rowGroups.push(this.openGroup);
+      if (attributes !== NO_ATTRIBUTES) this.rowAttributes.set(r, attributes);
+      this.rowCellEnds.push(this.cellTexts.length);
+      return true;
+    }
+    if (this.openGroup !== -1 || (name !== "tbody" && name !== "thead" && name !== "tfoot")) return false;
+    this.openGroup = this.groups.length;
+    this.groups.push({ name, attributes, childIndex: this.children.length, rowStart: this.rowGroups.length, rowEnd: this.rowGroups.length });
+    this.children.push(-1 - this.openGroup);
+    return true;
+  }
+
+  /** Adds text to the open cell, if one is open (else the caller handles it as text in table structure). */
+  appendText(text: string): boolean {
+    const cell = this.openCell;
+    if (cell === -1) return false;
+    const before = this.cellTexts[cell];
+    this.cellTexts[cell] = before === null || before === undefined ? text : before + text;
+    return true;
+  }
+
+  /** The innermost open part closes. */
+  close(): void {
+    if (this.openCell !== -1) {
+      this.openCell = -1;
+    } else if (this.openRow !== -1) {
+      if (this.cellEnd(this.openRow) === this.cellStart(this.openRow)) this.rowWithoutCell = true;
+      this.openRow = -1;
+    } else {
+      this.openGroup = -1;
+    }
+  }
+
+  /** Whether the table is one row of at most one cell, which the table rules write as its cell's content (a layout table). */
+  get singleCell(): boolean {
+    return this.rowGroups.length === 1 && this.cellTexts.length <= 1;
+  }
+
+  /** The table's textContent: its cells' texts in order. */
+  text(): string {
+    let out = "";
+    for (const t of this.cellTexts) if (t !== null) out += t;
+    return out;
+  }
+
+  /** A cell's attribute (`getAttribute` of its element) for a lower-case name that is no `Object.prototype` member's. */
+  cellAttribute(cell: number, key: string): string | null {
+    return ownAttributeIn(this.attributesOfCell(cell), key) ?? null;
+  }
+
+  /** Whether a cell has any attribute (its element's hasAttributes). */
+  cellHasAttributes(cell: number): boolean {
+    // Most tables have no cell with attributes.
+    return this.cellAttributes.size !== 0 && hasAnyAttribute(this.attributesOfCell(cell));
+  }
+
+  /** A cell's `style.textAlign`, as its element answers it. */
+  cellTextAlign(cell: number): string {
+    return styleOf(ownAttributeIn(this.attributesOfCell(cell), "style")).textAlign;
+  }
+
+  private attributesOfCell(cell: number): AttributeSource {
+    return this.cellAttributes.get(cell) ?? NO_ATTRIBUTES;
+  }
+
+  private cellName(cell: number): string {
+    return this.isHeaderCell(cell) ? "th" : "td";
+  }
+
+  /**
+   * The elements the parts stand for, on their own: a group's parent is `table`, a row's its
+   * group's element or `table`, a cell's its row's; none is among its parent's child nodes. For
+   * the table rules' check of each tag's rule (markdown-tables.ts), which reads a part's name,
+   * attributes and ancestors only.
+   */
+  groupNode(table: LightElement, g: number): LightElement {
+    const group = this.groups[g]!;
+    const el = new LightElement(group.name, group.attributes);
+    el.parentNode = table;
+    return el;
+  }
+
+  rowNode(table: LightElement, r: number): LightElement {
+    const el = new LightElement("tr", this.rowAttributes.get(r) ?? NO_ATTRIBUTES);
+    const g = this.groupOf(r);
+    el.parentNode = g === -1 ? table : this.groupNode(table, g);
+    return el;
+  }
+
+  cellNode(table: LightElement, r: number, cell: number): LightElement {
+    const el = new LightElement(this.cellName(cell), this.attributesOfCell(cell));
+    el.parentNode = this.rowNode(table, r);
+    return el;
+  }
+
+  /**
+   * Builds the parts under `table` as the parse would have built them (see LightElement.unpack),
+   * and returns the elements of the parts that are open in the parse.
+   */
+  build(table: LightElement): PackedParts {
+    const open: PackedParts = { group: null, row: null, cell: null };
+    const buildRow = (parent: LightElement, r: number): void => {
+      const tr = new LightElement("tr", this.rowAttributes.get(r) ?? NO_ATTRIBUTES);
+      parent.appendChild(tr);
+      if (r === this.openRow) open.row = tr;
+      for (let c = this.cellStart(r); c < this.cellEnd(r); c++) {
+        const cell = new LightElement(this.cellName(c), this.attributesOfCell(c));
+        tr.appendChild(cell);
+        const text = this.cellTexts[c] ?? null;
+        if (text !== null) cell.appendChild(new LightText(text));
+        if (c === this.openCell) open.cell = cell;
+      }
+    };
+    for (const child of this.children) {
+      if (child >= 0) {
+        buildRow(table, child);
+        continue;
+      }
+      const g = -1 - child;
+      const group = this.groups[g]!;
+      const el = new LightElement(group.name, group.attributes);
+      table.appendChild(el);
+      if (g === this.openGroup) open.group = el;
+      for (let r = group.rowStart; r < group.rowEnd; r++) buildRow(el, r);
+    }
+    return open;
   }
 }
 
@@ -531,6 +844,49 @@ function attributeOf(attribs: Record<string, string> | AttributeList, name: "hre
   return attribs instanceof AttributeList ? attribs.get(name) : attribs[name];
 }
 
+const CH_LT = 0x3c;
+const CH_GT = 0x3e;
+const CH_SLASH = 0x2f;
+const CH_T = 0x74;
+const CH_D = 0x64;
+const CH_H = 0x68;
+const CH_R = 0x72;
+
+/**
+ * Whether a buffer holds `&` between two places, asked at places that only move forward: the next
+ * `&` is looked for again only once the places pass it, so all the asking is one pass.
+ */
+class AmpScan {
+  private next = -2;
+
+  constructor(readonly buffer: string) {}
+
+  /** Whether `&` is in [from, limit); `from` never less than in the call before. */
+  within(from: number, limit: number): boolean {
+    if (this.next === -1) return false;
+    if (this.next < from) {
+      this.next = this.buffer.indexOf("&", from);
+      if (this.next === -1) return false;
+    }
+    return this.next < limit;
+  }
+}
+
+/**
+ * Where the cell at `i` ends, when it is `<td>` or `<th>` exactly (lower case, no attributes),
+ * text without `<` or `&` (no markup, no entity to decode), and its own end tag: the index after
+ * that end tag; else -1.
+ */
+function simpleCellEnd(buffer: string, i: number, amps: AmpScan): number {
+  if (buffer.charCodeAt(i + 1) !== CH_T || buffer.charCodeAt(i + 3) !== CH_GT) return -1;
+  const kind = buffer.charCodeAt(i + 2);
+  if (kind !== CH_D && kind !== CH_H) return -1;
+  const close = buffer.indexOf("<", i + 4);
+  if (close === -1 || amps.within(i + 4, close)) return -1;
+  if (buffer.charCodeAt(close + 1) !== CH_SLASH || buffer.charCodeAt(close + 2) !== CH_T || buffer.charCodeAt(close + 3) !== kind || buffer.charCodeAt(close + 4) !== CH_GT) return -1;
+  return close + 5;
+}
+
 /** Structured data kept from one page, in characters: enough for a long article's JSON-LD. */
 export const MAX_STRUCTURED_DATA_CHARS = 2_000_000;
 
@@ -542,8 +898,13 @@ export const MAX_STRUCTURED_DATA_CHARS = 2_000_000;
  * such as `<nav>` and `<aside>` to judge it itself; `<title>` and `<base>` are always read and dropped).
  * `options.structuredData` keeps the text of JSON-LD scripts (see {@link LightDocument.structuredData}).
  */
-export function parseLightDocument(html: string, options: { pruned?: ReadonlySet<string>; meter?: WorkMeter; structuredData?: boolean } = {}): LightDocument {
+export function parseLightDocument(html: string, options: { pruned?: ReadonlySet<string>; meter?: WorkMeter; structuredData?: boolean; packTables?: boolean } = {}): LightDocument {
   const pruned = options.pruned ?? PRUNED_TAGS;
+  const packTables = options.packTables === true;
+  // The table whose rows and cells are being packed (see PackedTable), or null.
+  let packing: { table: LightElement; packed: PackedTable } | null = null;
+  // Open tables, `<code>` and `<pre>` elements: a table inside one is not packed (see `packTables`).
+  let packBlockers = 0;
   const structuredData: string[] = [];
   let structuredChars = 0;
   // The JSON-LD script being read (its text so far), or null.
@@ -551,8 +912,9 @@ export function parseLightDocument(html: string, options: { pruned?: ReadonlySet
   const meter = options.meter;
   const flattenedInto: LightElement[] = [];
   const body = new LightElement("body", {});
-  // One entry per open tag; null marks a tag that added no element (pruned, flattened, html/body).
-  const stack: (LightElement | null)[] = [];
+  // One entry per open tag; null marks a tag that added no element (pruned, flattened, html/body),
+  // false a part of the packed table.
+  const stack: (LightElement | null | false)[] = [];
   let current = body;
   let depth = 0;
   let pruneDepth = 0;
@@ -564,6 +926,86 @@ export function parseLightDocument(html: string, options: { pruned?: ReadonlySet
   // does not belong in <head>, or at the first non-whitespace text.
   let bodyStarted = false;
   const forms: LightElement[] = [];
+
+  /** The packed table is done: kept packed, or built as a tree when it is not plain after all or a single cell. */
+  const finishPacking = (): void => {
+    const { table, packed } = packing!;
+    packing = null;
+    parser.tableRun = null;
+    if (packed.rowWithoutCell || packed.singleCell) table.unpack();
+  };
+  /**
+   * A tag or text the packed table cannot hold: its parts are built as the tree they stand for,
+   * and the open ones take the place of their markers on the stack, innermost last.
+   */
+  const stopPacking = (): void => {
+    const table = packing!.table;
+    packing = null;
+    parser.tableRun = null;
+    const open = table.unpack()!;
+    const chain = [open.group, open.row, open.cell].filter((el) => el !== null);
+    let next = chain.length - 1;
+    for (let i = stack.length - 1; next >= 0; i--) if (stack[i] === false) stack[i] = chain[next--]!;
+    current = chain.at(-1) ?? table;
+  };
+
+  /** The cell at `start` (see simpleCellEnd), ending at `end`, into the packed table, with the ticks its events would make. */
+  const packSimpleCell = (packed: PackedTable, buffer: string, start: number, end: number): void => {
+    meter?.tick();
+    packed.open(buffer.charCodeAt(start + 2) === CH_H ? "th" : "td", NO_ATTRIBUTES);
+    // `<td>` is 4 characters, `</td>` 5.
+    if (end - 5 > start + 4) {
+      meter?.tick();
+      packed.appendText(buffer.slice(start + 4, end - 5));
+    }
+    packed.close();
+  };
+  let amps: AmpScan | null = null;
+  const cellStarts: number[] = [];
+  const cellEnds: number[] = [];
+  /**
+   * LinearParser's onTableRun for a packed table: the simple cells (see simpleCellEnd) that follow
+   * one another from `at` inside a row, or, between rows, the rows of such cells (`<tr>` exactly,
+   * its cells with nothing between them, `</tr>`), taken straight from the input into the packed
+   * table, as the events of their tags and texts would put them there. htmlparser2 would open
+   * and close each of them with nothing implied (a cell's start tag closes only an open cell, a
+   * row's only an open row or cell, and there is none). A table's cells are most of its tags, and
+   * each tag cost htmlparser2's tokenizer and parser several calls and look-ups.
+   */
+  const takeTableRun = (buffer: string, at: number, top: string): number => {
+    if (packing === null || pruneDepth > 0) return 0;
+    const packed = packing.packed;
+    const entry = stack[stack.length - 1];
+    if (amps === null || amps.buffer !== buffer) amps = new AmpScan(buffer);
+    let i = at;
+    if (top === "tr") {
+      if (entry !== false || !packed.betweenCells) return 0;
+      for (let end = simpleCellEnd(buffer, i, amps); end !== -1; end = buffer.charCodeAt(i) === CH_LT ? simpleCellEnd(buffer, i, amps) : -1) {
+        packSimpleCell(packed, buffer, i, end);
+        i = end;
+      }
+      return i - at;
+    }
+    if ((top === "table" ? entry !== packing.table : entry !== false) || !packed.betweenRows) return 0;
+    while (buffer.charCodeAt(i) === CH_LT && buffer.charCodeAt(i + 1) === CH_T && buffer.charCodeAt(i + 2) === CH_R && buffer.charCodeAt(i + 3) === CH_GT) {
+      cellStarts.length = 0;
+      cellEnds.length = 0;
+      let j = i + 4;
+      for (let end = buffer.charCodeAt(j) === CH_LT ? simpleCellEnd(buffer, j, amps) : -1; end !== -1; end = buffer.charCodeAt(j) === CH_LT ? simpleCellEnd(buffer, j, amps) : -1) {
+        cellStarts.push(j);
+        cellEnds.push(end);
+        j = end;
+      }
+      // A row is taken whole or not at all: its start tag must not reach htmlparser2 without its end.
+      if (cellStarts.length === 0 || buffer.charCodeAt(j) !== CH_LT || buffer.charCodeAt(j + 1) !== CH_SLASH || buffer.charCodeAt(j + 2) !== CH_T || buffer.charCodeAt(j + 3) !== CH_R || buffer.charCodeAt(j + 4) !== CH_GT) break;
+      meter?.tick();
+      packed.open("tr", NO_ATTRIBUTES);
+      for (let c = 0; c < cellStarts.length; c++) packSimpleCell(packed, buffer, cellStarts[c]!, cellEnds[c]!);
+      packed.close();
+      i = j + 5;
+    }
+    return i - at;
+  };
 
   const parser = new LinearParser(
     {
@@ -594,6 +1036,14 @@ export function parseLightDocument(html: string, options: { pruned?: ReadonlySet
           stack.push(null);
           return;
         }
+        if (packing !== null) {
+          if (packing.packed.open(name, attribs)) {
+            depth++;
+            stack.push(false);
+            return;
+          }
+          stopPacking();
+        }
         if (depth >= MAX_DEPTH) {
           // The last element before a flattened one is the host its content goes to.
           if (flattenedInto.at(-1) !== current) flattenedInto.push(current);
@@ -604,6 +1054,14 @@ export function parseLightDocument(html: string, options: { pruned?: ReadonlySet
         if (name === "form") forms.push(el);
         current.appendChild(el);
         current = el;
+        if (packTables && (name === "table" || name === "code" || name === "pre")) {
+          // Its rows and cells will be the deepest elements: packed, none may reach the depth limit.
+          if (name === "table" && packBlockers === 0 && depth + 3 < MAX_DEPTH) {
+            packing = { table: el, packed: el.packParts() };
+            parser.tableRun = takeTableRun;
+          }
+          packBlockers++;
+        }
         depth++;
         stack.push(el);
       },
@@ -619,6 +1077,7 @@ export function parseLightDocument(html: string, options: { pruned?: ReadonlySet
           if (text === "") return;
           bodyStarted = true;
         }
+        if (packing !== null && packing.packed.appendText(text)) return;
         // Text directly inside table structure (between rows or cells): HTML5 keeps only the
         // whitespace there and foster-parents the rest before the table (§13.2.6.4.9). A text node
         // among a row's cells crashed the GFM plugin (it reads cells as row.childNodes[i]); the
@@ -654,7 +1113,17 @@ export function parseLightDocument(html: string, options: { pruned?: ReadonlySet
           }
           return;
         }
+        if (el === false) {
+          packing!.packed.close();
+          depth--;
+          return;
+        }
         if (el !== null && el !== undefined) {
+          if (packTables) {
+            if (el === packing?.table) finishPacking();
+            const n = el.nodeName;
+            if (n === "TABLE" || n === "CODE" || n === "PRE") packBlockers--;
+          }
           current = el.parentNode ?? body;
           depth--;
         }
@@ -664,6 +1133,7 @@ export function parseLightDocument(html: string, options: { pruned?: ReadonlySet
     { attributeLists: true },
   );
   parser.end(html);
+  if (packing !== null) finishPacking();
   for (const form of forms) if (form.parentNode !== null && isControlForm(form.textContent)) form.remove();
   return { body, flattenedInto, title: title ?? "", baseHref, structuredData };
 }

@@ -220,6 +220,8 @@ interface TokenizerInternals {
   index: number;
   offset: number;
   decodeEntities: boolean;
+  sectionStart: number;
+  cbs: { ontext(start: number, endIndex: number): void };
 }
 
 /** htmlparser2's own (private) Tokenizer methods that SkippingTokenizer wraps. */
@@ -287,6 +289,26 @@ function skipUntil(self: TokenizerInternals, stops: Uint8Array): void {
   self.index = i + offset - 1;
 }
 
+/**
+ * A table run (see {@link TableRun}) at the `<` the tokenizer is at, when the parser has one and
+ * the innermost open element is a table, a row group or a row outside foreign content: true when
+ * the handler took it (the tokenizer then reads on after it, in text).
+ */
+function takeTableRun(self: TokenizerInternals): boolean {
+  const parser = self.cbs as unknown as ParserInternals;
+  const top = parser.stack[0];
+  if (!(top === "tr" || top === "tbody" || top === "table" || top === "thead" || top === "tfoot") || parser.foreignContext.length > 1) return false;
+  // The text before the `<` first, as htmlparser2's stateText emits it.
+  if (self.index > self.sectionStart) self.cbs.ontext(self.sectionStart, self.index);
+  self.sectionStart = self.index;
+  const taken = (self.cbs as unknown as LinearParser).tableRun!(self.buffer, self.index - self.offset, top);
+  if (taken === 0) return false;
+  // Text again after what was taken; the state loop advances past its last character.
+  self.sectionStart = self.index + taken;
+  self.index += taken - 1;
+  return true;
+}
+
 /** One-character strings for the codes the tokenizer fast-forwards to (`<`, `>`, `-`, `]`, `?`, quotes). */
 const ASCII_CHARS: readonly string[] = Array.from({ length: 128 }, (_, i) => String.fromCharCode(i));
 
@@ -307,6 +329,7 @@ Object.defineProperties(SkippingTokenizer.prototype, {
   stateText: {
     value: function stateText(this: Tokenizer, c: number): void {
       const self = this as unknown as TokenizerInternals;
+      if (c === LT && (self.cbs as unknown as LinearParser).tableRun !== null && takeTableRun(self)) return;
       if (c === LT || c === AMP || !self.decodeEntities) {
         baseTokenizer.stateText.call(this, c);
         return;
@@ -411,8 +434,25 @@ Object.defineProperties(SkippingTokenizer.prototype, {
  * time linear in the input whatever the nesting depth, and a tokenizer that skips through runs of
  * ordinary characters ({@link SkippingTokenizer}).
  */
+/**
+ * Called by the tokenizer at a `<` in text while the innermost open element is a table, a row
+ * group or a row (`top`, its name) outside foreign content, with the input buffer and the `<`'s
+ * place in it: the handler may take the complete elements that start there itself and return how
+ * many characters they span (0: none, the tokenizer reads on as usual). It must take only
+ * elements whose events would leave htmlparser2's open elements as they were (each opened and
+ * closed within what it takes, none implied), and do itself what the events it replaces would
+ * have done: they are not emitted. For light-dom.ts's packed tables, whose cells are most of a
+ * table's tags.
+ */
+export type TableRun = (buffer: string, at: number, top: string) => number;
+
 export class LinearParser extends Parser {
   private readonly attributeLists: boolean;
+  /**
+   * The handler's {@link TableRun} while it has one (set while it packs a table), else null: the
+   * tokenizer asks only then, so other markup pays one look at this field per `<`.
+   */
+  tableRun: TableRun | null = null;
 
   constructor(cbs: Partial<Handler>, options?: ParserOptions, own: LinearParserOptions = {}) {
     super(cbs, { ...options, Tokenizer: options?.Tokenizer ?? SkippingTokenizer });

@@ -1,5 +1,6 @@
 import type TurndownService from "turndown";
-import { joinOne } from "./prose-walk";
+import type { LightElement, PackedTable } from "./light-dom";
+import { joinOne, markProseFacts } from "./prose-walk";
 
 /**
  * GFM tables in time linear in the table: the same Markdown as the `@joplin/turndown-plugin-gfm`
@@ -31,6 +32,8 @@ interface TableNode {
   hasAttributes?(): boolean;
   style?: { textAlign?: string };
   rows?: ArrayLike<TableNode>;
+  /** A light-dom table's rows and cells when the parse kept them out of the tree (light-dom.ts's PackedTable). */
+  packedTable?: PackedTable | null;
 }
 
 /**
@@ -152,6 +155,20 @@ function alignmentOf(cell: TableNode): string {
   return textAlign ? textAlign.toLowerCase() : "";
 }
 
+/** {@link alignmentOf} for cell `cell` of a packed table. */
+function packedAlignment(packed: PackedTable, cell: number): string {
+  if (!packed.cellHasAttributes(cell)) return "";
+  const align = packed.cellAttribute(cell, "align");
+  if (align) return align.toLowerCase();
+  const textAlign = packed.cellTextAlign(cell);
+  return textAlign ? textAlign.toLowerCase() : "";
+}
+
+/** {@link spanOf} for cell `cell` of a packed table. */
+function packedSpan(packed: PackedTable, cell: number): number {
+  return spanFrom(packed.cellHasAttributes(cell) ? packed.cellAttribute(cell, "colspan") : null);
+}
+
 /** Whether `node` says it has no attributes at all (DOMs without hasAttributes are asked name by name). */
 function hasNoAttributes(node: TableNode): boolean {
   return node.hasAttributes !== undefined && !node.hasAttributes();
@@ -163,11 +180,15 @@ function hasNoAttributes(node: TableNode): boolean {
  * An alignment outside the four is not counted: the plugin counted it from NaN, so it never won.
  */
 function vote(votes: number[], leaders: number[], c: number, cell: TableNode): void {
+  voteFor(votes, leaders, c, alignmentOf(cell));
+}
+
+/** {@link vote} for a cell whose alignment is `alignment`. */
+function voteFor(votes: number[], leaders: number[], c: number, alignment: string): void {
   while (leaders.length <= c) {
     leaders.push(0);
     votes.push(0, 0, 0, 0);
   }
-  const alignment = alignmentOf(cell);
   const a = alignment === "" ? 0 : ALIGNMENTS.indexOf(alignment);
   if (a === -1) return;
   const n = ++votes[c * 4 + a]!;
@@ -177,13 +198,21 @@ function vote(votes: number[], leaders: number[], c: number, cell: TableNode): v
 
 /** The plugin's `cell()`: one cell's Markdown, `index` its position among its row's child nodes. */
 function cellMarkdown(content: string, node: TableNode | null, index: number): string {
-  const span = spanOf(node);
+  return spannedCellMarkdown(content, spanOf(node), index);
+}
+
+/** {@link cellMarkdown} for a cell that spans `span` columns. */
+function spannedCellMarkdown(content: string, span: number, index: number): string {
   return `${index === 0 ? "| " : " "}${cellText(content)}${span > 1 ? " |    ".repeat(span - 1) : ""} |`;
 }
 
 /** {@link cellMarkdown}'s string, as pieces added to `pieces`. */
 function pushCell(pieces: string[], content: string, node: TableNode, index: number): void {
-  const span = spanOf(node);
+  pushSpannedCell(pieces, content, spanOf(node), index);
+}
+
+/** {@link pushCell} for a cell that spans `span` columns. */
+function pushSpannedCell(pieces: string[], content: string, span: number, index: number): void {
   pieces.push(index === 0 ? "| " : " ", cellText(content));
   if (span > 1) pieces.push(" |    ".repeat(span - 1));
   pieces.push(" |");
@@ -199,7 +228,11 @@ function cellText(content: string): string {
 
 /** The columns a cell spans: its colspan, clamped as HTML clamps it. */
 function spanOf(node: TableNode | null): number {
-  const span = node === null || hasNoAttributes(node) ? null : node.getAttribute("colspan");
+  return spanFrom(node === null || hasNoAttributes(node) ? null : node.getAttribute("colspan"));
+}
+
+/** The columns a cell with this `colspan` attribute spans. */
+function spanFrom(span: string | null): number {
   // HTML clamps colspan to 1,000 (WHATWG HTML §4.9.11); the plugin did not, and looped as many
   // times as a hostile attribute asked. (As in the plugin, a value that is not a number spans one.)
   return span ? Math.min(Number(span), MAX_COLSPAN) : 1;
@@ -511,9 +544,136 @@ function tableRules(): { rules: Record<string, TurndownService.Rule> } & Omit<Li
     return chunks.length === 1 ? chunks[0]! : chunks.join("");
   };
 
+  /** What {@link writePacked} wrote for each packed table (the rules may ask twice; the parts are not in the tree to be walked again). */
+  const packedContent = new Map<TableNode, string>();
+
+  /**
+   * {@link writeRegular} for a table whose rows and cells the parse packed (light-dom.ts's
+   * PackedTable: a regular table by construction, more than a single cell), from its arrays: the
+   * same pieces, ticks, escapes, votes, facts and heading rows, each tag's first part checked with
+   * `acceptsPart` on an element standing for it (its name, attributes and ancestors, which is all
+   * the rules' filters read). Null when a part is refused: the table is then built as a tree, its
+   * prose facts marked, and handed to the walk over trees.
+   */
+  const writePacked = (table: TableNode, packed: PackedTable, escape: (text: string) => string, tick: () => void, acceptsPart: (part: TableNode) => boolean): string | null => {
+    const element = table as unknown as LightElement;
+    const { children, groups, cellTexts } = packed;
+    const pieces: string[] = [];
+    const chunks: string[] = [];
+    const flush = (): void => {
+      if (pieces.length === 0) return;
+      chunks.push(pieces.join(""));
+      pieces.length = 0;
+    };
+    const headings: Array<{ at: number; row: number }> = [];
+    const votes: number[] = [];
+    const leaders: number[] = [];
+    const firstParts: TableNode[] = [];
+    let partsSeen = 0;
+    let rowCount = 0;
+    let firstRowWidth = 0;
+    const accepted = (name: string, standIn: () => TableNode): boolean => {
+      const bit = (KIND.get(name) ?? 0) & ~KIND_BITS;
+      if ((partsSeen & bit) !== 0) return true;
+      partsSeen |= bit;
+      const part = standIn();
+      firstParts.push(part);
+      return acceptsPart(part);
+    };
+    /** isFirstTbody of group `g`: a TBODY first in the table, or after a THEAD of blank text. */
+    const isFirstTbodyPacked = (g: number): boolean => {
+      const group = groups[g]!;
+      if (group.name !== "tbody") return false;
+      if (group.childIndex === 0) return true;
+      const previous = children[group.childIndex - 1]!;
+      if (previous >= 0 || groups[-1 - previous]!.name !== "thead") return false;
+      const before = groups[-1 - previous]!;
+      let text = "";
+      for (let c = packed.cellStart(before.rowStart); c < (before.rowEnd > before.rowStart ? packed.cellEnd(before.rowEnd - 1) : 0); c++) text += cellTexts[c] ?? "";
+      return /^\s*$/i.test(text);
+    };
+    /** isHeadingRow of row `r`. */
+    const isHeadingPacked = (r: number): boolean => {
+      const g = packed.groupOf(r);
+      if (g !== -1 && groups[g]!.name === "thead") return true;
+      if (g === -1 ? children[0] !== r : groups[g]!.rowStart !== r || !isFirstTbodyPacked(g)) return false;
+      for (let c = packed.cellStart(r); c < packed.cellEnd(r); c++) if (!packed.isHeaderCell(c)) return false;
+      return true;
+    };
+    let rowAccepted = false;
+    let acceptedCell = "";
+    const writeRow = (r: number): boolean => {
+      if (!rowAccepted) {
+        if (!accepted("TR", () => packed.rowNode(element, r) as unknown as TableNode)) return false;
+        rowAccepted = true;
+      }
+      tick();
+      pieces.push("\n");
+      const start = packed.cellStart(r);
+      const end = packed.cellEnd(r);
+      let c = 0;
+      for (let i = start; i < end; i++, c++) {
+        const name = packed.isHeaderCell(i) ? "TH" : "TD";
+        if (name !== acceptedCell) {
+          if (!accepted(name, () => packed.cellNode(element, r, i) as unknown as TableNode)) return false;
+          acceptedCell = name;
+        }
+        tick();
+        const text = cellTexts[i] ?? null;
+        const content = text === null ? "" : escape(text);
+        const hasAttributes = packed.cellHasAttributes(i);
+        voteFor(votes, leaders, c, hasAttributes ? packedAlignment(packed, i) : "");
+        pushSpannedCell(pieces, content, hasAttributes ? packedSpan(packed, i) : 1, c);
+      }
+      if (rowCount++ === 0) firstRowWidth = c;
+      if (isHeadingPacked(r)) {
+        flush();
+        headings.push({ at: chunks.length, row: r });
+        chunks.push("");
+      } else if (pieces.length >= PIECES_PER_CHUNK) {
+        flush();
+      }
+      return true;
+    };
+    const written = ((): boolean => {
+      for (const child of children) {
+        if (child >= 0) {
+          if (!writeRow(child)) return false;
+          continue;
+        }
+        const g = -1 - child;
+        const group = groups[g]!;
+        if (!accepted(group.name.toUpperCase(), () => packed.groupNode(element, g) as unknown as TableNode)) return false;
+        tick();
+        for (let r = group.rowStart; r < group.rowEnd; r++) if (!writeRow(r)) return false;
+      }
+      return true;
+    })();
+    if (!written) {
+      element.unpack();
+      markProseFacts(element);
+      return null;
+    }
+    const columns = { count: leaders.length, alignments: leaders.map((a) => ALIGNMENTS[a]!) };
+    facts.set(table, { hasTrigger: false, hasTable: false, caption: null, plain: true, firstParts, rowCount, firstRowWidth, columns });
+    for (const { at, row } of headings) {
+      let borderCells = "";
+      const start = packed.cellStart(row);
+      const width = packed.cellEnd(row) - start;
+      for (let i = 0; i < columns.count; i++) borderCells += spannedCellMarkdown(border(columns.alignments[i]!), i < width ? packedSpan(packed, start + i) : 1, i);
+      if (borderCells !== "") chunks[at] = `\n${borderCells}`;
+    }
+    flush();
+    const content = chunks.length === 1 ? chunks[0]! : chunks.join("");
+    packedContent.set(table, content);
+    return content;
+  };
+
   /** See {@link LinearTables.plainTableContent}. */
   const plainTableContent = (table: TableNode, escape: (text: string) => string, tick: () => void, ruleOf: (part: unknown) => unknown): string | null => {
     const acceptsPart = (part: TableNode) => ruleOf(part) === partRules.get(part.nodeName);
+    const packed = table.packedTable ?? null;
+    if (packed !== null) return packedContent.get(table) ?? writePacked(table, packed, escape, tick, acceptsPart) ?? plainTableContent(table, escape, tick, ruleOf);
     let f = facts.get(table);
     if (f === undefined) {
       const written = writeRegular(table, escape, tick, acceptsPart);
