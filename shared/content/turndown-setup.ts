@@ -38,6 +38,44 @@ function mayNeedEscape(text: string): boolean {
   return (c === 45 || c === 43 || c === 61 || c === 35 || c === 126 || c === 62 || (c >= 48 && c <= 57)) && MAY_NEED_ESCAPE_AT_START.test(text);
 }
 
+/** The characters turndown escapes wherever they are (its escapes for `\\`, `*`, `` ` ``, `[`, `]`, `_`). */
+const ESCAPED_ANYWHERE = /[\\*`[\]_]/g;
+const HEADING_START = /^#{1,6} /;
+const ORDERED_MARKER_START = /^\d+\. /;
+
+/**
+ * turndown 7.2.5's `escape` (its `escapeMarkdown`: 13 regex replacements in a row over the
+ * text) in one replacement and at most one edit at the start, with the same result. Its global
+ * escapes each put one backslash before a character of {@link ESCAPED_ANYWHERE} (the first
+ * doubles the backslashes that are there; the backslashes the others add come after it). Its
+ * start-of-text escapes (`-`, `+ `, `=`…, `#`… , `~~~`, `>`, `1. `) match no character the global
+ * ones escape, so the global ones never change whether they match; and once one has matched the
+ * text starts with a backslash, which none of the others matches: at most one applies, the one
+ * the first character names.
+ */
+function escapeMarkdown(text: string): string {
+  const escaped = text.replace(ESCAPED_ANYWHERE, "\\$&");
+  switch (escaped.charCodeAt(0)) {
+    case 45: // -
+    case 61: // = (one or more)
+    case 62: // >
+      return "\\" + escaped;
+    case 43: // "+ "
+      return escaped.startsWith("+ ") ? "\\" + escaped : escaped;
+    case 35: // "#" to "######", then a space
+      return HEADING_START.test(escaped) ? "\\" + escaped : escaped;
+    case 126: // ~~~
+      return escaped.startsWith("~~~") ? "\\" + escaped : escaped;
+    default: {
+      // digits, then ". ": the backslash goes before the dot
+      const marker = ORDERED_MARKER_START.exec(escaped);
+      if (marker === null) return escaped;
+      const dot = marker[0].length - 2;
+      return `${escaped.slice(0, dot)}\\${escaped.slice(dot)}`;
+    }
+  }
+}
+
 // turndown's own helpers (not exported by it), reproduced so the replaced rules escape alike.
 function cleanAttribute(value: string | null): string {
   return value ? value.replace(/(\n+\s*)+/g, "\n") : "";
@@ -167,11 +205,11 @@ export function conversionService(baseUrl: string | null, meter: WorkMeter | und
 function buildService(context: ConversionContext, overrides: TurndownService.Options): TurndownService {
   const service = new TurndownService({ ...TURNDOWN_OPTIONS, ...overrides });
   // turndown runs 13 regex replacements over every text node. Most text holds none of the
-  // characters they look for; skipping those nodes gives identical output, faster.
-  const escapeAll = service.escape.bind(service);
+  // characters they look for; skipping those nodes gives identical output, faster, and the
+  // others get the same escaping in one replacement (escapeMarkdown).
   service.escape = (text: string) => {
     context.meter?.tick();
-    return mayNeedEscape(text) ? escapeAll(text) : text;
+    return mayNeedEscape(text) ? escapeMarkdown(text) : text;
   };
   service.use(gfm);
   const before = new Set(rulesOf(service).array);

@@ -23,6 +23,21 @@ describe("speed-only fast paths", () => {
     );
   });
 
+  it("the one-pass escaping gives turndown's 13 replacements exactly, at the start of the text too", () => {
+    const ours = createTurndownService(null);
+    const theirs = new TurndownService();
+    // Every start turndown's anchored escapes look at, then anything.
+    const start = fc.constantFrom("", "-", "--", "+ ", "+", "=", "==", "# ", "###### ", "####### ", "#x", "~~~", "~~", ">", "1. ", "12. ", "1.", "1 ", "\\", "*", "_", "[", "`", "\\-", "*-", "_1. ");
+    const rest = fc.string({ unit: fc.constantFrom("a", " ", "\\", "*", "-", "+", "=", "#", "`", "~", "[", "]", ">", "_", "1", ".", "é"), maxLength: 12 });
+    fc.assert(
+      fc.property(start, rest, (head, tail) => {
+        expect(ours.escape(head + tail)).toBe(theirs.escape(head + tail));
+      }),
+      { numRuns: 3000 },
+    );
+    expect(ours.escape("1. *a* [b]_")).toBe("1\\. \\*a\\* \\[b\\]\\_");
+  });
+
   it("the per-tag rule index picks the rule turndown's lookup picks", () => {
     const html = readFileSync(path.resolve(__dirname, "../../../fixtures/content/article.html"), "utf8") + "<table><tr><th>h</th></tr><tr><td><del>x</del> <code>c</code></td></tr></table><pre><code class=\"language-js\">a</code></pre><ul><li><input type=checkbox checked> done</li></ul><p><a href=\"/x\">l</a><img src=\"i.png\"><a href=\"javascript:x\">j</a></p>";
     const indexed = createTurndownService("https://example.com/");
