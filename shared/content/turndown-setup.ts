@@ -122,6 +122,24 @@ function linkAroundBlocks(content: string, href: string, titlePart: string): str
   return `\n\n${blocks.join("\n\n")}\n\n`;
 }
 
+/**
+ * A list item's content as turndown's rule prepares it, `content.replace(/^\n+/, "")
+ * .replace(/\n+$/, "\n").replace(/\n/gm, "\n" + indent)`: leading newlines cut, trailing ones
+ * cut to one, every line after the first indented by `width` spaces. The ends are found by
+ * scanning from them (`/\n+$/` tries every position of the content), and content of one line
+ * is not searched for newlines a second time.
+ */
+export function indentItem(content: string, width: number): string {
+  let start = 0;
+  while (content.charCodeAt(start) === 10) start++;
+  let end = content.length;
+  while (end > start && content.charCodeAt(end - 1) === 10) end--;
+  if (start === end) return "";
+  const core = start === 0 && end === content.length ? content : content.slice(start, end);
+  const item = end < content.length ? core + "\n" : core;
+  return item.includes("\n") ? item.replace(/\n/g, `\n${" ".repeat(width)}`) : item;
+}
+
 function hasTableAncestor(node: RuleNode): boolean {
   for (let p = node.parentNode; p !== null; p = p.parentNode) {
     if (p.nodeName === "TABLE") return true;
@@ -167,10 +185,11 @@ interface ConversionContext {
   meter: WorkMeter | undefined;
   /**
    * Set when a table rule was picked: the table rules keep caches keyed by the tree's tables
-   * (markdown-tables.ts, built for a service that converts one tree), so a service whose table
-   * rules ran is not used for another tree.
+   * (markdown-tables.ts), which are emptied before the service converts another tree.
    */
   tablesUsed?: boolean;
+  /** The service's table rules (set when the service is built). */
+  tables?: LinearTables;
   /** The references' resolver for `baseUrl`, made on first use. */
   resolver?: ReferenceResolver;
 }
@@ -188,14 +207,18 @@ let shared: { service: TurndownService; context: ConversionContext } | null = nu
  * `meter` from a context set here. Building the service (turndown's rules, the GFM plugin,
  * webgate's rules, the rule index) took ~0.1 ms, a tenth of converting a 10 KB page. Conversions
  * are synchronous and nothing converts inside a rule, so one context at a time is enough; the
- * service's rule index (by tag) is filled once instead of once per page. A page whose tables were
- * converted gets a fresh service after it (see ConversionContext.tablesUsed). Each worker thread
+ * service's rule index (by tag) is filled once instead of once per page. After a page whose tables
+ * were converted the table rules' caches are emptied (see ConversionContext.tablesUsed; building
+ * a fresh service instead cost a fifth of the corpus's pages 0.1-0.4 ms each). Each worker thread
  * has its own module, so its own service.
  */
 export function conversionService(baseUrl: string | null, meter: WorkMeter | undefined): TurndownService {
-  if (shared === null || shared.context.tablesUsed === true) {
+  if (shared === null) {
     const context: ConversionContext = { baseUrl, meter };
     shared = { service: buildService(context, {}), context };
+  } else if (shared.context.tablesUsed === true) {
+    shared.context.tables!.forgetTrees();
+    shared.context.tablesUsed = false;
   }
   shared.context.baseUrl = baseUrl;
   shared.context.meter = meter;
@@ -214,6 +237,7 @@ function buildService(context: ConversionContext, overrides: TurndownService.Opt
   service.use(gfm);
   const before = new Set(rulesOf(service).array);
   const tables = useLinearTables(service);
+  context.tables = tables;
   const tableRules = new Set(rulesOf(service).array.filter((rule) => !before.has(rule)));
 
   // A row or cell outside any table (left by Readability's clean-up, or by a stray tag) would
@@ -240,7 +264,7 @@ function buildService(context: ConversionContext, overrides: TurndownService.Opt
         const index = Array.prototype.indexOf.call(parent.children, node);
         prefix = `${start !== null && start.trim() !== "" && Number.isFinite(Number(start)) ? Number(start) + index : index + 1}. `;
       }
-      const body = content.replace(/^\n+/, "").replace(/\n+$/, "\n").replace(/\n/gm, `\n${" ".repeat(prefix.length)}`);
+      const body = indentItem(content, prefix.length);
       return prefix + body + (el.nextSibling && !body.endsWith("\n") ? "\n" : "");
     },
   });
