@@ -31,10 +31,19 @@ function isCollapsibleSpace(text: string): boolean {
   return true;
 }
 
+/**
+ * The runs turndown's `/[ \r\n\t]+/g` replaces with a space that are not a space already: a run
+ * that starts with a tab, CR or LF, or a space followed by more whitespace. Each such run is matched
+ * whole (the match is greedy and starts at the run's first character), so replacing these gives
+ * turndown's result; a single space between words is no match, where turndown's pattern matched
+ * (and rewrote) every one of them.
+ */
+const COLLAPSIBLE_RUN = /[\r\n\t][ \r\n\t]*| [ \r\n\t]+/g;
+
 function collapseText(text: string): string {
   if (!COLLAPSIBLE.test(text)) return text;
   // The replacement's result for text that is one run of whitespace, without running it.
-  return isCollapsibleSpace(text) ? " " : text.replace(/[ \r\n\t]+/g, " ");
+  return isCollapsibleSpace(text) ? " " : text.replace(COLLAPSIBLE_RUN, " ");
 }
 
 function removeNode(node: LightNode): LightNode | LightElement {

@@ -309,6 +309,65 @@ function takeTableRun(self: TokenizerInternals): boolean {
   return true;
 }
 
+/** How many characters a skip reads one by one before it looks further with `indexOf` (most runs between tags are shorter). */
+const SHORT_RUN = 24;
+
+/**
+ * Where the next occurrence of one character is in the tokenizer's buffer, remembered between
+ * skips: `indexOf` looks at native speed, but a character that does not come again (an `&` in a
+ * page without entities) would make every search read to the end of the buffer. The answer for
+ * the last search, `[from, at)` holding no such character, answers every later search that starts
+ * in that range; a search that starts before it (the tokenizer steps back a few characters after
+ * some entities) reads the characters up to `from` first. Every character is then read once by
+ * `indexOf` per buffer, plus the steps back: linear in the input.
+ */
+class NextOccurrence {
+  private buffer = "";
+  private from = 0;
+  /** The first position at or after `from` holding the character; the buffer's length when none does. */
+  private at = 0;
+
+  constructor(private readonly char: string) {}
+
+  /** The first position at or after `start` in `buffer` holding the character, or `buffer.length`. */
+  find(buffer: string, start: number): number {
+    if (buffer !== this.buffer || start > this.at) {
+      const at = buffer.indexOf(this.char, start);
+      this.buffer = buffer;
+      this.from = start;
+      this.at = at < 0 ? buffer.length : at;
+      return this.at;
+    }
+    const code = this.char.charCodeAt(0);
+    for (let i = start; i < this.from; i++) if (buffer.charCodeAt(i) === code) return i;
+    return this.at;
+  }
+}
+
+/** The next `<` or `&` after the current character, as {@link SkippingTokenizer}'s text state needs it. */
+interface SkipState {
+  lt: NextOccurrence;
+  amp: NextOccurrence;
+  doubleQuote: NextOccurrence;
+  singleQuote: NextOccurrence;
+}
+
+/**
+ * The position of the first character at or after `start` that is `a` or `b`, or `end`: the
+ * first {@link SHORT_RUN} characters one by one, then `indexOf` through `nextA` and `nextB`.
+ */
+function firstOf(buffer: string, start: number, a: number, b: number, nextA: NextOccurrence, nextB: NextOccurrence): number {
+  const end = buffer.length;
+  const short = Math.min(end, start + SHORT_RUN);
+  let i = start;
+  for (; i < short; i++) {
+    const ch = buffer.charCodeAt(i);
+    if (ch === a || ch === b) return i;
+  }
+  if (i === end) return end;
+  return Math.min(nextA.find(buffer, i), nextB.find(buffer, i));
+}
+
 /** One-character strings for the codes the tokenizer fast-forwards to (`<`, `>`, `-`, `]`, `?`, quotes). */
 const ASCII_CHARS: readonly string[] = Array.from({ length: 128 }, (_, i) => String.fromCharCode(i));
 
@@ -323,7 +382,9 @@ const ASCII_CHARS: readonly string[] = Array.from({ length: 128 }, (_, i) => Str
  * character that matters, so the work stays linear in the input; the events are htmlparser2's (a
  * test parses the corpus, the cost shapes and random markup both ways, whole and in pieces).
  */
-class SkippingTokenizer extends Tokenizer {}
+class SkippingTokenizer extends Tokenizer {
+  readonly skips: SkipState = { lt: new NextOccurrence("<"), amp: new NextOccurrence("&"), doubleQuote: new NextOccurrence('"'), singleQuote: new NextOccurrence("'") };
+}
 
 Object.defineProperties(SkippingTokenizer.prototype, {
   stateText: {
@@ -334,17 +395,10 @@ Object.defineProperties(SkippingTokenizer.prototype, {
         baseTokenizer.stateText.call(this, c);
         return;
       }
-      const buffer = self.buffer;
-      const offset = self.offset;
-      const end = buffer.length;
-      let i = self.index - offset + 1;
-      while (i < end) {
-        const ch = buffer.charCodeAt(i);
-        if (ch === LT || ch === AMP) break;
-        i++;
-      }
+      const skips = (this as SkippingTokenizer).skips;
+      const i = firstOf(self.buffer, self.index - self.offset + 1, LT, AMP, skips.lt, skips.amp);
       // The state loop advances the index after this call: stop one short of the character.
-      self.index = i + offset - 1;
+      self.index = i + self.offset - 1;
     },
   },
   handleInAttributeValue: {
@@ -354,16 +408,9 @@ Object.defineProperties(SkippingTokenizer.prototype, {
         baseTokenizer.handleInAttributeValue.call(this, c, quote);
         return;
       }
-      const buffer = self.buffer;
-      const offset = self.offset;
-      const end = buffer.length;
-      let i = self.index - offset + 1;
-      while (i < end) {
-        const ch = buffer.charCodeAt(i);
-        if (ch === quote || ch === AMP) break;
-        i++;
-      }
-      self.index = i + offset - 1;
+      const skips = (this as SkippingTokenizer).skips;
+      const i = firstOf(self.buffer, self.index - self.offset + 1, quote, AMP, quote === 0x22 ? skips.doubleQuote : skips.singleQuote, skips.amp);
+      self.index = i + self.offset - 1;
     },
   },
   // The states inside a tag. Each does nothing for the characters its skip passes over (read from

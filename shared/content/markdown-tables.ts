@@ -739,7 +739,15 @@ function tableRules(): { rules: Record<string, TurndownService.Rule> } & Omit<Li
   const cell = rules.webgateTableCell!;
   const group = rules.webgateTableSection!;
   partRules.set("TD", cell).set("TH", cell).set("TR", rules.webgateTableRow!).set("THEAD", group).set("TBODY", group).set("TFOOT", group);
-  return { rules, plainTableContent: (table, escape, tick, ruleOf) => plainTableContent(asNode(table), escape, tick, ruleOf) };
+  const forgetTrees = (): void => {
+    facts.clear();
+    rowIndex.clear();
+    lastTable = undefined;
+    lastSkipped = false;
+    lastCell = null;
+    lastIndex = -1;
+  };
+  return { rules, plainTableContent: (table, escape, tick, ruleOf) => plainTableContent(asNode(table), escape, tick, ruleOf), forgetTrees };
 }
 
 /** What {@link useLinearTables} gives the caller beside the rules it adds. */
@@ -759,6 +767,12 @@ export interface LinearTables {
    * element, in turndown's order. Memoized with the rest of the table's facts.
    */
   plainTableContent(table: unknown, escape: (text: string) => string, tick: () => void, ruleOf: (part: unknown) => unknown): string | null;
+  /**
+   * Empties the caches of the tables converted so far (their facts, their rows' cell positions,
+   * the last table and cell looked at): the caches trust that a table does not change while they
+   * know it, and hold its tree. Call it before the rules convert another tree.
+   */
+  forgetTrees(): void;
 }
 
 /**

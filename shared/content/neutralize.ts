@@ -48,5 +48,6 @@ const ESCAPED_NEUTRALIZED = new RegExp(`(${MARKER_REPLACEMENT}\\s*[/\uFF0F]?\\s*
  * CommonMark never reads it as emphasis, so the escape is not needed there.
  */
 export function unescapeNeutralizedMarkers(markdown: string): string {
-  return markdown.replace(ESCAPED_NEUTRALIZED, "$1$2");
+  // Every match starts with the replacement character, which most pages never hold.
+  return markdown.includes(MARKER_REPLACEMENT) ? markdown.replace(ESCAPED_NEUTRALIZED, "$1$2") : markdown;
 }

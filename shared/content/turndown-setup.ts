@@ -38,6 +38,44 @@ function mayNeedEscape(text: string): boolean {
   return (c === 45 || c === 43 || c === 61 || c === 35 || c === 126 || c === 62 || (c >= 48 && c <= 57)) && MAY_NEED_ESCAPE_AT_START.test(text);
 }
 
+/** The characters turndown escapes wherever they are (its escapes for `\\`, `*`, `` ` ``, `[`, `]`, `_`). */
+const ESCAPED_ANYWHERE = /[\\*`[\]_]/g;
+const HEADING_START = /^#{1,6} /;
+const ORDERED_MARKER_START = /^\d+\. /;
+
+/**
+ * turndown 7.2.5's `escape` (its `escapeMarkdown`: 13 regex replacements in a row over the
+ * text) in one replacement and at most one edit at the start, with the same result. Its global
+ * escapes each put one backslash before a character of {@link ESCAPED_ANYWHERE} (the first
+ * doubles the backslashes that are there; the backslashes the others add come after it). Its
+ * start-of-text escapes (`-`, `+ `, `=`…, `#`… , `~~~`, `>`, `1. `) match no character the global
+ * ones escape, so the global ones never change whether they match; and once one has matched the
+ * text starts with a backslash, which none of the others matches: at most one applies, the one
+ * the first character names.
+ */
+function escapeMarkdown(text: string): string {
+  const escaped = text.replace(ESCAPED_ANYWHERE, "\\$&");
+  switch (escaped.charCodeAt(0)) {
+    case 45: // -
+    case 61: // = (one or more)
+    case 62: // >
+      return "\\" + escaped;
+    case 43: // "+ "
+      return escaped.startsWith("+ ") ? "\\" + escaped : escaped;
+    case 35: // "#" to "######", then a space
+      return HEADING_START.test(escaped) ? "\\" + escaped : escaped;
+    case 126: // ~~~
+      return escaped.startsWith("~~~") ? "\\" + escaped : escaped;
+    default: {
+      // digits, then ". ": the backslash goes before the dot
+      const marker = ORDERED_MARKER_START.exec(escaped);
+      if (marker === null) return escaped;
+      const dot = marker[0].length - 2;
+      return `${escaped.slice(0, dot)}\\${escaped.slice(dot)}`;
+    }
+  }
+}
+
 // turndown's own helpers (not exported by it), reproduced so the replaced rules escape alike.
 function cleanAttribute(value: string | null): string {
   return value ? value.replace(/(\n+\s*)+/g, "\n") : "";
@@ -82,6 +120,24 @@ function linkAroundBlocks(content: string, href: string, titlePart: string): str
   const heading = HEADING.exec(blocks[at]!);
   blocks[at] = heading ? `${heading[1]}[${heading[2]}]${destination}` : `[${blocks[at]}]${destination}`;
   return `\n\n${blocks.join("\n\n")}\n\n`;
+}
+
+/**
+ * A list item's content as turndown's rule prepares it, `content.replace(/^\n+/, "")
+ * .replace(/\n+$/, "\n").replace(/\n/gm, "\n" + indent)`: leading newlines cut, trailing ones
+ * cut to one, every line after the first indented by `width` spaces. The ends are found by
+ * scanning from them (`/\n+$/` tries every position of the content), and content of one line
+ * is not searched for newlines a second time.
+ */
+export function indentItem(content: string, width: number): string {
+  let start = 0;
+  while (content.charCodeAt(start) === 10) start++;
+  let end = content.length;
+  while (end > start && content.charCodeAt(end - 1) === 10) end--;
+  if (start === end) return "";
+  const core = start === 0 && end === content.length ? content : content.slice(start, end);
+  const item = end < content.length ? core + "\n" : core;
+  return item.includes("\n") ? item.replace(/\n/g, `\n${" ".repeat(width)}`) : item;
 }
 
 function hasTableAncestor(node: RuleNode): boolean {
@@ -129,10 +185,11 @@ interface ConversionContext {
   meter: WorkMeter | undefined;
   /**
    * Set when a table rule was picked: the table rules keep caches keyed by the tree's tables
-   * (markdown-tables.ts, built for a service that converts one tree), so a service whose table
-   * rules ran is not used for another tree.
+   * (markdown-tables.ts), which are emptied before the service converts another tree.
    */
   tablesUsed?: boolean;
+  /** The service's table rules (set when the service is built). */
+  tables?: LinearTables;
   /** The references' resolver for `baseUrl`, made on first use. */
   resolver?: ReferenceResolver;
 }
@@ -150,14 +207,18 @@ let shared: { service: TurndownService; context: ConversionContext } | null = nu
  * `meter` from a context set here. Building the service (turndown's rules, the GFM plugin,
  * webgate's rules, the rule index) took ~0.1 ms, a tenth of converting a 10 KB page. Conversions
  * are synchronous and nothing converts inside a rule, so one context at a time is enough; the
- * service's rule index (by tag) is filled once instead of once per page. A page whose tables were
- * converted gets a fresh service after it (see ConversionContext.tablesUsed). Each worker thread
+ * service's rule index (by tag) is filled once instead of once per page. After a page whose tables
+ * were converted the table rules' caches are emptied (see ConversionContext.tablesUsed; building
+ * a fresh service instead cost a fifth of the corpus's pages 0.1-0.4 ms each). Each worker thread
  * has its own module, so its own service.
  */
 export function conversionService(baseUrl: string | null, meter: WorkMeter | undefined): TurndownService {
-  if (shared === null || shared.context.tablesUsed === true) {
+  if (shared === null) {
     const context: ConversionContext = { baseUrl, meter };
     shared = { service: buildService(context, {}), context };
+  } else if (shared.context.tablesUsed === true) {
+    shared.context.tables!.forgetTrees();
+    shared.context.tablesUsed = false;
   }
   shared.context.baseUrl = baseUrl;
   shared.context.meter = meter;
@@ -167,15 +228,16 @@ export function conversionService(baseUrl: string | null, meter: WorkMeter | und
 function buildService(context: ConversionContext, overrides: TurndownService.Options): TurndownService {
   const service = new TurndownService({ ...TURNDOWN_OPTIONS, ...overrides });
   // turndown runs 13 regex replacements over every text node. Most text holds none of the
-  // characters they look for; skipping those nodes gives identical output, faster.
-  const escapeAll = service.escape.bind(service);
+  // characters they look for; skipping those nodes gives identical output, faster, and the
+  // others get the same escaping in one replacement (escapeMarkdown).
   service.escape = (text: string) => {
     context.meter?.tick();
-    return mayNeedEscape(text) ? escapeAll(text) : text;
+    return mayNeedEscape(text) ? escapeMarkdown(text) : text;
   };
   service.use(gfm);
   const before = new Set(rulesOf(service).array);
   const tables = useLinearTables(service);
+  context.tables = tables;
   const tableRules = new Set(rulesOf(service).array.filter((rule) => !before.has(rule)));
 
   // A row or cell outside any table (left by Readability's clean-up, or by a stray tag) would
@@ -202,7 +264,7 @@ function buildService(context: ConversionContext, overrides: TurndownService.Opt
         const index = Array.prototype.indexOf.call(parent.children, node);
         prefix = `${start !== null && start.trim() !== "" && Number.isFinite(Number(start)) ? Number(start) + index : index + 1}. `;
       }
-      const body = content.replace(/^\n+/, "").replace(/\n+$/, "\n").replace(/\n/gm, `\n${" ".repeat(prefix.length)}`);
+      const body = indentItem(content, prefix.length);
       return prefix + body + (el.nextSibling && !body.endsWith("\n") ? "\n" : "");
     },
   });

@@ -7,7 +7,7 @@ import { decode as whatwgDecode } from "whatwg-encoding";
 import { decodeBody } from "../../../../shared/content/decode";
 import { turndownSingleUse } from "../../../../shared/content/html-to-markdown";
 import { parseLightDocument } from "../../../../shared/content/light-dom";
-import { createTurndownService } from "../../../../shared/content/turndown-setup";
+import { createTurndownService, indentItem } from "../../../../shared/content/turndown-setup";
 
 // Speed-only changes must not change output: each fast path is checked against the code it replaces.
 describe("speed-only fast paths", () => {
@@ -18,6 +18,31 @@ describe("speed-only fast paths", () => {
     fc.assert(
       fc.property(fc.oneof(markdownish, fc.string()), (text) => {
         expect(ours.escape(text)).toBe(theirs.escape(text));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it("the one-pass escaping gives turndown's 13 replacements exactly, at the start of the text too", () => {
+    const ours = createTurndownService(null);
+    const theirs = new TurndownService();
+    // Every start turndown's anchored escapes look at, then anything.
+    const start = fc.constantFrom("", "-", "--", "+ ", "+", "=", "==", "# ", "###### ", "####### ", "#x", "~~~", "~~", ">", "1. ", "12. ", "1.", "1 ", "\\", "*", "_", "[", "`", "\\-", "*-", "_1. ");
+    const rest = fc.string({ unit: fc.constantFrom("a", " ", "\\", "*", "-", "+", "=", "#", "`", "~", "[", "]", ">", "_", "1", ".", "é"), maxLength: 12 });
+    fc.assert(
+      fc.property(start, rest, (head, tail) => {
+        expect(ours.escape(head + tail)).toBe(theirs.escape(head + tail));
+      }),
+      { numRuns: 3000 },
+    );
+    expect(ours.escape("1. *a* [b]_")).toBe("1\\. \\*a\\* \\[b\\]\\_");
+  });
+
+  it("a list item's content is cut and indented as the three regex replacements did", () => {
+    const content = fc.string({ unit: fc.constantFrom("\n", "a", " ", "-", "\r"), maxLength: 12 });
+    fc.assert(
+      fc.property(content, fc.integer({ min: 2, max: 5 }), (text, width) => {
+        expect(indentItem(text, width)).toBe(text.replace(/^\n+/, "").replace(/\n+$/, "\n").replace(/\n/gm, `\n${" ".repeat(width)}`));
       }),
       { numRuns: 3000 },
     );

@@ -158,12 +158,24 @@ describe("conversion walk", () => {
         expect(turndownSingleUse(conversionService(base, undefined), parseLightDocument(html).body), `${base} ${html}`).toBe(fresh);
       }
     }
-    // A page without tables keeps the service; one whose tables were converted does not.
+    // The service is kept, after pages with tables too.
     const first = conversionService(null, undefined);
     turndownSingleUse(first, parseLightDocument("<p>a</p>").body);
     expect(conversionService(null, undefined)).toBe(first);
     turndownSingleUse(first, parseLightDocument("<table><tr><td>1</td></tr></table>").body);
-    expect(conversionService(null, undefined)).not.toBe(first);
+    expect(conversionService(null, undefined)).toBe(first);
+  });
+
+  it("forgets the tables of the trees it converted before it converts another", () => {
+    // The table rules cache each table's facts (its width, whether it is plain): a cache that
+    // outlived its conversion would answer for a table that has changed since.
+    const { body } = parseLightDocument("<table><tr><th>h</th></tr><tr><td>1</td></tr></table>");
+    expect(turndownSingleUse(conversionService(null, undefined), body)).toBe("| h   |\n| --- |\n| 1   |");
+    const row = parseLightDocument("<table><tr><td>2</td><td><ul><li>x</li></ul></td></tr></table>").body.children[0]!.children[0]!.children[0]!;
+    body.children[0]!.children[0]!.appendChild(row);
+    const expected = turndownSingleUse(createTurndownService(null), parseLightDocument(body.innerHTML).body);
+    expect(expected).toContain("| --- | --- |");
+    expect(turndownSingleUse(conversionService(null, undefined), body)).toBe(expected);
   });
 
   it("joins as turndown's join does", () => {
