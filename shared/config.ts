@@ -6,9 +6,16 @@
  * environment once with zod and reports every problem, with its variable and value, in one
  * start-up error. The field schemas ({@link CONFIG_FIELDS}) are the ones the CDK environments
  * validate with, and {@link DEFAULTS} is the one place defaults are written.
+ *
+ * The schemas are written with zod's tree-shakable API (shared/zod-mini.ts): every function
+ * parses its environment with them at cold start, and the classic API's methods were ~90 KB of
+ * every bundle (docs/performance.md, Function bundles). The CDK code calls classic methods on the
+ * field schemas (`.optional()`, `.default()`), so {@link CONFIG_FIELDS} hands it the same schemas
+ * behind classic zod's `z.lazy`; nothing in a function bundle refers to that view.
  */
 import ipaddr from "ipaddr.js";
-import * as z from "zod";
+import * as classic from "zod";
+import * as z from "./zod-mini";
 import { checkCidrEntry, checkDomainEntry, isPort, type EntryCheck } from "./guard/policy-entries";
 import { PROVIDER_NAMES, type ProviderName } from "./search/provider-names";
 
@@ -103,22 +110,22 @@ function lazyFields<T extends Record<string, () => object>>(factories: T): { rea
 /** A whole number in [min, max]; every way to miss it gets the same message. */
 function wholeNumber(min: number, max: number) {
   const error = `must be a whole number from ${min} to ${max}`;
-  return z.number({ error }).int({ error }).min(min, { error }).max(max, { error });
+  return z.number({ error }).check(z.int({ error }), z.gte(min, { error }), z.lte(max, { error }));
 }
 
 /** A string schema that maps to a checked value or reports why not (the entry is quoted). */
 function checkedEntry(check: (raw: string) => EntryCheck) {
-  return z.string().transform((raw, ctx) => {
+  return z.pipe(z.string(), z.transform((raw: string, ctx) => {
     const checked = check(raw);
     if (checked.ok) return checked.value;
     ctx.issues.push({ code: "custom", input: raw, message: `"${raw.trim().slice(0, 80)}" ${checked.reason}` });
     return z.NEVER;
-  });
+  }));
 }
 
 /** `https:` and `http:` URLs without user name or password (they would travel in every request and end up in logs). */
 function checkedUrl(schemes: string, extra?: (url: URL) => string | undefined) {
-  return z.string().transform((raw, ctx) => {
+  return z.pipe(z.string(), z.transform((raw: string, ctx) => {
     let url: URL;
     try {
       url = new URL(raw.trim());
@@ -135,7 +142,7 @@ function checkedUrl(schemes: string, extra?: (url: URL) => string | undefined) {
     if (url.username !== "" || url.password !== "") problems.push("must not hold a user name or password");
     for (const message of problems) ctx.issues.push({ code: "custom", input: raw, message });
     return problems.length === 0 ? url : z.NEVER;
-  });
+  }));
 }
 
 function isLoopbackHost(hostname: string): boolean {
@@ -148,19 +155,19 @@ function isLoopbackHost(hostname: string): boolean {
 
 const providerNames = PROVIDER_NAMES.join(", ");
 
+/** A string trimmed and in lower case, then one of `values`. */
+const lowerCaseChoice = <const T extends readonly [string, ...string[]]>(values: T, error: string) =>
+  z.pipe(z.string().check(z.trim(), z.toLowerCase()), z.enum(values, { error }));
+
 /** A provider name in any case, as the lower-case name. */
-const providerName = () =>
-  z
-    .string()
-    .trim()
-    .toLowerCase()
-    .pipe(z.enum(PROVIDER_NAMES, { error: `must be one of ${providerNames}` }));
+const providerName = () => lowerCaseChoice(PROVIDER_NAMES, `must be one of ${providerNames}`);
 
 /**
- * The settings' field schemas, shared by the runtime environment parser and the CDK
- * environments: a value one accepts is a value the other accepts. Each is built on first read.
+ * The settings' field schemas (the runtime's form), shared by the runtime environment parser and,
+ * through {@link CONFIG_FIELDS}, the CDK environments: a value one accepts is a value the other
+ * accepts. Each is built on first read.
  */
-export const CONFIG_FIELDS = lazyFields({
+const FIELDS = lazyFields({
   fetchTimeoutMs: () => wholeNumber(1_000, 120_000),
   connectTimeoutMs: () => wholeNumber(100, 60_000),
   maxResponseBytes: () => wholeNumber(1_024, 52_428_800),
@@ -168,19 +175,9 @@ export const CONFIG_FIELDS = lazyFields({
   cacheTtlSeconds: () => wholeNumber(60, 604_800),
   localPort: () => wholeNumber(0, 65_535),
   /** robots.txt policy, any case. */
-  robots: () =>
-    z
-      .string()
-      .trim()
-      .toLowerCase()
-      .pipe(z.enum(["respect", "ignore"], { error: "must be respect or ignore" })),
+  robots: () => lowerCaseChoice(["respect", "ignore"], "must be respect or ignore"),
   pdfMaxPages: () => wholeNumber(1, 10_000),
-  urlSecretCheck: () =>
-    z
-      .string()
-      .trim()
-      .toLowerCase()
-      .pipe(z.enum(["refuse", "flag", "off"], { error: "must be refuse, flag or off" })),
+  urlSecretCheck: () => lowerCaseChoice(["refuse", "flag", "off"], "must be refuse, flag or off"),
   renderWaitMs: () => wholeNumber(0, 30_000),
   renderConcurrency: () => wholeNumber(1, 16),
   /** `example.com` or `*.example.com` entries, normalized (lower-case punycode, no trailing dot). */
@@ -189,10 +186,10 @@ export const CONFIG_FIELDS = lazyFields({
   cidrList: () => z.array(checkedEntry(checkCidrEntry)),
   providerName,
   /** Known provider names (any case), each at most once, at least one. */
-  searchOrder: () => z.array(z.string()).transform((raw, ctx) => {
+  searchOrder: () => z.pipe(z.array(z.string()), z.transform((raw: string[], ctx) => {
     const order: ProviderName[] = [];
     for (const entry of raw) {
-      const parsed = CONFIG_FIELDS.providerName.safeParse(entry);
+      const parsed = FIELDS.providerName.safeParse(entry);
       if (!parsed.success) {
         ctx.issues.push({ code: "custom", input: raw, message: `"${entry.slice(0, 40)}" is not a provider (one of ${providerNames})` });
       } else if (order.includes(parsed.data)) {
@@ -203,7 +200,7 @@ export const CONFIG_FIELDS = lazyFields({
     }
     if (raw.length === 0) ctx.issues.push({ code: "custom", input: raw, message: `must name at least one provider (${PROVIDER_NAMES.join(",")})` });
     return order;
-  }),
+  })),
   /**
    * A SearXNG instance: https, or http only on a loopback host (127.0.0.0/8, ::1, localhost),
    * without user name or password.
@@ -223,8 +220,22 @@ export const CONFIG_FIELDS = lazyFields({
   anthropicModel: () =>
     z
       .string()
-      .regex(/^[A-Za-z0-9][A-Za-z0-9._:@/-]{0,127}$/, "must be a model id such as claude-haiku-4-5 (letters, digits and . _ : @ / -, at most 128)"),
+      .check(z.regex(/^[A-Za-z0-9][A-Za-z0-9._:@/-]{0,127}$/, "must be a model id such as claude-haiku-4-5 (letters, digits and . _ : @ / -, at most 128)")),
 });
+
+/** Each of {@link FIELDS} behind classic zod's `z.lazy`: the same parse, with classic's methods. */
+function classicFields<T extends Record<string, z.core.$ZodType>>(fields: T): { readonly [K in keyof T]: classic.ZodLazy<T[K]> } {
+  return lazyFields(
+    Object.fromEntries(Object.keys(fields).map((name) => [name, () => classic.lazy(() => fields[name]!)])) as { [K in keyof T]: () => classic.ZodLazy<T[K]> },
+  );
+}
+
+/**
+ * The settings' field schemas for the CDK environments (infra/environments.ts): {@link FIELDS}
+ * with classic zod's methods, which that code calls. Built only where it is read (pure: a
+ * function bundle, which never reads it, leaves it and classic zod out).
+ */
+export const CONFIG_FIELDS = /* @__PURE__ */ classicFields(FIELDS);
 
 // ---------------------------------------------------------------------------------------------
 // The environment: strings in, the field schemas above applied. Like the field schemas, each
@@ -232,91 +243,99 @@ export const CONFIG_FIELDS = lazyFields({
 // ---------------------------------------------------------------------------------------------
 
 /** Decimal digits only (no sign, exponent or hex), then the field's range. */
-const envWhole = (field: z.ZodType<number, number>) =>
-  z
-    .string()
-    .trim()
-    .transform((v) => (/^\d+$/.test(v) ? Number(v) : Number.NaN))
-    .pipe(field);
+const envWhole = (field: z.ZodMiniType<number, number>) =>
+  z.pipe(
+    z.pipe(
+      z.string().check(z.trim()),
+      z.transform((v: string) => (/^\d+$/.test(v) ? Number(v) : Number.NaN)),
+    ),
+    field,
+  );
 
-const envList = () => z.string().transform((value) => value.split(",").map((item) => item.trim()).filter((item) => item.length > 0));
+const envList = () => z.pipe(z.string(), z.transform((value: string) => value.split(",").map((item) => item.trim()).filter((item) => item.length > 0)));
 
 const envPorts = () =>
-  envList().pipe(
+  z.pipe(
+    envList(),
     z.array(
-      z.string().transform((entry, ctx) => {
-        const port = /^\d+$/.test(entry) ? Number(entry) : Number.NaN;
-        if (isPort(port)) return port;
-        ctx.issues.push({ code: "custom", input: entry, message: `"${entry.slice(0, 20)}" is not a port from 1 to 65535` });
-        return z.NEVER;
-      }),
+      z.pipe(
+        z.string(),
+        z.transform((entry: string, ctx) => {
+          const port = /^\d+$/.test(entry) ? Number(entry) : Number.NaN;
+          if (isPort(port)) return port;
+          ctx.issues.push({ code: "custom", input: entry, message: `"${entry.slice(0, 20)}" is not a port from 1 to 65535` });
+          return z.NEVER;
+        }),
+      ),
     ),
   );
 
 const envBool = () =>
-  z
-    .string()
-    .trim()
-    .toLowerCase()
-    .refine((v) => v === "true" || v === "false" || v === "1" || v === "0" || v === "", "must be true or false")
-    .transform((v) => v === "true" || v === "1");
+  z.pipe(
+    z.string().check(
+      z.trim(),
+      z.toLowerCase(),
+      z.refine((v: string) => v === "true" || v === "false" || v === "1" || v === "0" || v === "", "must be true or false"),
+    ),
+    z.transform((v: string) => v === "true" || v === "1"),
+  );
 
 /** A string variable where empty means unset. */
 const optionalNonEmpty = () =>
-  z
-    .string()
-    .trim()
-    .transform((v) => (v === "" ? undefined : v));
+  z.pipe(
+    z.string().check(z.trim()),
+    z.transform((v: string) => (v === "" ? undefined : v)),
+  );
 
 /** A variable whose empty value means unset, then the field schema. */
-const envOptional = <T>(field: z.ZodType<T, string>) => optionalNonEmpty().pipe(field.optional());
+const envOptional = <T>(field: z.ZodMiniType<T, string>) => z.pipe(optionalNonEmpty(), z.optional(field));
 
 /** Each variable's schema, in the order its problems are reported. */
 const ENV_FIELDS = {
-  [ENV.FETCH_TIMEOUT_MS]: () => envWhole(CONFIG_FIELDS.fetchTimeoutMs).optional(),
-  [ENV.CONNECT_TIMEOUT_MS]: () => envWhole(CONFIG_FIELDS.connectTimeoutMs).optional(),
-  [ENV.MAX_RESPONSE_BYTES]: () => envWhole(CONFIG_FIELDS.maxResponseBytes).optional(),
-  [ENV.MAX_REDIRECTS]: () => envWhole(CONFIG_FIELDS.maxRedirects).optional(),
-  [ENV.ALLOWED_DOMAINS]: () => envList().pipe(CONFIG_FIELDS.domainList).optional(),
-  [ENV.BLOCKED_DOMAINS]: () => envList().pipe(CONFIG_FIELDS.domainList).optional(),
-  [ENV.ALLOWED_PORTS]: () => envPorts().optional(),
-  [ENV.BLOCKED_CIDRS]: () => envList().pipe(CONFIG_FIELDS.cidrList).optional(),
-  [ENV.ALLOW_LOCALHOST]: () => envBool().optional(),
-  [ENV.URL_SECRET_CHECK]: () => CONFIG_FIELDS.urlSecretCheck.optional(),
-  [ENV.ROBOTS]: () => CONFIG_FIELDS.robots.optional(),
-  [ENV.PDF_MAX_PAGES]: () => envWhole(CONFIG_FIELDS.pdfMaxPages).optional(),
-  [ENV.TABLE_NAME]: () => optionalNonEmpty().optional(),
-  [ENV.DYNAMODB_ENDPOINT]: () => optionalNonEmpty().optional(),
-  [ENV.CACHE_TTL_S]: () => envWhole(CONFIG_FIELDS.cacheTtlSeconds).optional(),
-  [ENV.SEARCH_PROVIDER]: () => envOptional(CONFIG_FIELDS.providerName).optional(),
-  [ENV.PROVIDER_SECRET_ARN]: () => optionalNonEmpty().optional(),
-  [ENV.BRAVE_API_KEY]: () => optionalNonEmpty().optional(),
-  [ENV.TAVILY_API_KEY]: () => optionalNonEmpty().optional(),
-  [ENV.SEARXNG_URL]: () => envOptional(CONFIG_FIELDS.searxngUrl).optional(),
-  [ENV.BRAVE_ENDPOINT]: () => envOptional(CONFIG_FIELDS.endpoint).optional(),
-  [ENV.TAVILY_ENDPOINT]: () => envOptional(CONFIG_FIELDS.endpoint).optional(),
-  [ENV.ANTHROPIC_API_KEY]: () => optionalNonEmpty().optional(),
-  [ENV.OLLAMA_API_KEY]: () => optionalNonEmpty().optional(),
-  [ENV.ANTHROPIC_ENDPOINT]: () => envOptional(CONFIG_FIELDS.endpoint).optional(),
-  [ENV.ANTHROPIC_MODEL]: () => envOptional(CONFIG_FIELDS.anthropicModel).optional(),
-  [ENV.OLLAMA_ENDPOINT]: () => envOptional(CONFIG_FIELDS.endpoint).optional(),
-  [ENV.SEARCH_ORDER]: () => envList().pipe(CONFIG_FIELDS.searchOrder).optional(),
-  [ENV.RENDER_WAIT_MS]: () => envWhole(CONFIG_FIELDS.renderWaitMs).optional(),
-  [ENV.RENDER_CONCURRENCY]: () => envWhole(CONFIG_FIELDS.renderConcurrency).optional(),
-  [ENV.CHROMIUM_PATH]: () => optionalNonEmpty().optional(),
-  [ENV.RENDER_FUNCTION_NAME]: () => optionalNonEmpty().optional(),
-  [ENV.API_KEYS]: () => envList().optional(),
-  [ENV.PORT]: () => envWhole(CONFIG_FIELDS.localPort).optional(),
-} satisfies Record<EnvName, () => z.ZodType<unknown, string | undefined>>;
+  [ENV.FETCH_TIMEOUT_MS]: () => z.optional(envWhole(FIELDS.fetchTimeoutMs)),
+  [ENV.CONNECT_TIMEOUT_MS]: () => z.optional(envWhole(FIELDS.connectTimeoutMs)),
+  [ENV.MAX_RESPONSE_BYTES]: () => z.optional(envWhole(FIELDS.maxResponseBytes)),
+  [ENV.MAX_REDIRECTS]: () => z.optional(envWhole(FIELDS.maxRedirects)),
+  [ENV.ALLOWED_DOMAINS]: () => z.optional(z.pipe(envList(), FIELDS.domainList)),
+  [ENV.BLOCKED_DOMAINS]: () => z.optional(z.pipe(envList(), FIELDS.domainList)),
+  [ENV.ALLOWED_PORTS]: () => z.optional(envPorts()),
+  [ENV.BLOCKED_CIDRS]: () => z.optional(z.pipe(envList(), FIELDS.cidrList)),
+  [ENV.ALLOW_LOCALHOST]: () => z.optional(envBool()),
+  [ENV.URL_SECRET_CHECK]: () => z.optional(FIELDS.urlSecretCheck),
+  [ENV.ROBOTS]: () => z.optional(FIELDS.robots),
+  [ENV.PDF_MAX_PAGES]: () => z.optional(envWhole(FIELDS.pdfMaxPages)),
+  [ENV.TABLE_NAME]: () => z.optional(optionalNonEmpty()),
+  [ENV.DYNAMODB_ENDPOINT]: () => z.optional(optionalNonEmpty()),
+  [ENV.CACHE_TTL_S]: () => z.optional(envWhole(FIELDS.cacheTtlSeconds)),
+  [ENV.SEARCH_PROVIDER]: () => z.optional(envOptional(FIELDS.providerName)),
+  [ENV.PROVIDER_SECRET_ARN]: () => z.optional(optionalNonEmpty()),
+  [ENV.BRAVE_API_KEY]: () => z.optional(optionalNonEmpty()),
+  [ENV.TAVILY_API_KEY]: () => z.optional(optionalNonEmpty()),
+  [ENV.SEARXNG_URL]: () => z.optional(envOptional(FIELDS.searxngUrl)),
+  [ENV.BRAVE_ENDPOINT]: () => z.optional(envOptional(FIELDS.endpoint)),
+  [ENV.TAVILY_ENDPOINT]: () => z.optional(envOptional(FIELDS.endpoint)),
+  [ENV.ANTHROPIC_API_KEY]: () => z.optional(optionalNonEmpty()),
+  [ENV.OLLAMA_API_KEY]: () => z.optional(optionalNonEmpty()),
+  [ENV.ANTHROPIC_ENDPOINT]: () => z.optional(envOptional(FIELDS.endpoint)),
+  [ENV.ANTHROPIC_MODEL]: () => z.optional(envOptional(FIELDS.anthropicModel)),
+  [ENV.OLLAMA_ENDPOINT]: () => z.optional(envOptional(FIELDS.endpoint)),
+  [ENV.SEARCH_ORDER]: () => z.optional(z.pipe(envList(), FIELDS.searchOrder)),
+  [ENV.RENDER_WAIT_MS]: () => z.optional(envWhole(FIELDS.renderWaitMs)),
+  [ENV.RENDER_CONCURRENCY]: () => z.optional(envWhole(FIELDS.renderConcurrency)),
+  [ENV.CHROMIUM_PATH]: () => z.optional(optionalNonEmpty()),
+  [ENV.RENDER_FUNCTION_NAME]: () => z.optional(optionalNonEmpty()),
+  [ENV.API_KEYS]: () => z.optional(envList()),
+  [ENV.PORT]: () => z.optional(envWhole(FIELDS.localPort)),
+} satisfies Record<EnvName, () => z.ZodMiniType<unknown, string | undefined>>;
 
 /** The parsed environment: each variable's value as its schema outputs it, or absent. */
 type EnvValues = { [K in keyof typeof ENV_FIELDS]?: z.output<ReturnType<(typeof ENV_FIELDS)[K]>> };
 
 /** One object schema over the variables that are set (an unset one is `undefined` either way). */
-function envSchemaFor(known: Record<string, string>): z.ZodType<EnvValues, Record<string, string>> {
-  const shape: Record<string, z.ZodType<unknown, string | undefined>> = {};
+function envSchemaFor(known: Record<string, string>): z.ZodMiniType<EnvValues, Record<string, string>> {
+  const shape: Record<string, z.ZodMiniType<unknown, string | undefined>> = {};
   for (const [name, field] of Object.entries(ENV_FIELDS)) if (known[name] !== undefined) shape[name] = field();
-  return z.object(shape) as unknown as z.ZodType<EnvValues, Record<string, string>>;
+  return z.object(shape) as unknown as z.ZodMiniType<EnvValues, Record<string, string>>;
 }
 
 /** Variables whose values never appear in a problem (keys travel as secrets). */

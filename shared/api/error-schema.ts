@@ -1,19 +1,20 @@
-import * as z from "zod";
 import { ERROR_CODES, type ErrorCode } from "../errors";
+import * as z from "../zod-mini";
 
 /** The error body every route answers with; the OpenAPI document is generated from it. */
 export const errorBodySchema = z.object({
-  error: z
-    .object({
-      code: z.enum(ERROR_CODES as [ErrorCode, ...ErrorCode[]]).describe("Stable machine-readable code; see the error table."),
-      message: z.string().describe("What went wrong, for a person. Never contains a resolved address or a secret."),
-      retryable: z.boolean().describe("Whether the same request may succeed later."),
-      request_id: z.string().describe("Identifies the request in the logs."),
-      field: z.string().nullable().optional().describe("invalid_request: the field at fault."),
-      upstream_status: z.number().int().min(100).max(599).optional().describe("upstream_status: the origin's HTTP status."),
-      retry_after_s: z.number().optional().describe("provider_rate_limited: seconds to wait, when the provider said."),
-    })
-    .catchall(z.union([z.string(), z.number(), z.boolean(), z.null()])),
+  error: z.catchall(
+    z.object({
+      code: z.described(z.enum(ERROR_CODES as [ErrorCode, ...ErrorCode[]]), "Stable machine-readable code; see the error table."),
+      message: z.described(z.string(), "What went wrong, for a person. Never contains a resolved address or a secret."),
+      retryable: z.described(z.boolean(), "Whether the same request may succeed later."),
+      request_id: z.described(z.string(), "Identifies the request in the logs."),
+      field: z.described(z.optional(z.nullable(z.string())), "invalid_request: the field at fault."),
+      upstream_status: z.described(z.optional(z.number().check(z.int(), z.gte(100), z.lte(599))), "upstream_status: the origin's HTTP status."),
+      retry_after_s: z.described(z.optional(z.number()), "provider_rate_limited: seconds to wait, when the provider said."),
+    }),
+    z.union([z.string(), z.number(), z.boolean(), z.null()]),
+  ),
 });
 
 /** API Gateway's own answer to a missing or wrong API key (the local server imitates it). */

@@ -3,7 +3,7 @@
  * requests and describe responses, so the document cannot drift from the code. A test feeds
  * real responses through the document's own schemas.
  */
-import * as z from "zod";
+import * as z from "../zod-mini";
 import { ERROR_TABLE, type ErrorCode } from "../errors";
 import { fetchRequestSchema, fetchResponseSchema } from "../fetch/schema";
 import { searchRequestSchema, searchResponseSchema } from "../search/schema";
@@ -31,7 +31,7 @@ const SEARCH_ERRORS: ErrorCode[] = [
   "provider_bad_response",
 ];
 
-function schemaOf(schema: z.ZodType, io: "input" | "output"): JsonObject {
+function schemaOf(schema: z.core.$ZodType, io: "input" | "output"): JsonObject {
   const json = z.toJSONSchema(schema, { target: "draft-2020-12", io, unrepresentable: "any" }) as JsonObject;
   delete json.$schema;
   return json;

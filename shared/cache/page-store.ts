@@ -7,7 +7,7 @@
  * storage error into {@link StoreUnavailableError}.
  */
 import { deflateSync, inflateSync } from "node:zlib";
-import * as z from "zod";
+import * as z from "../zod-mini";
 import {
   DEFAULT_CHUNK_CHARS,
   chunkSpans,
@@ -117,17 +117,18 @@ export interface StoredChunk {
   data: Uint8Array;
 }
 
-const hex64 = z.string().regex(/^[0-9a-f]{64}$/);
+const hex64 = z.string().check(z.regex(/^[0-9a-f]{64}$/));
+const wholeAtLeast0 = () => z.number().check(z.int(), z.gte(0));
 const storedManifestSchema = z.object({
-  id: z.string().min(1),
+  id: z.string().check(z.minLength(1)),
   sha256: hex64,
-  total_chars: z.number().int().min(0),
+  total_chars: wholeAtLeast0(),
   fetched_at: z.number(),
   expires_at: z.number(),
   meta: z.string(),
   chunks: z.string(),
 });
-const chunksSchema = z.array(z.tuple([z.number().int().min(0), z.number().int().min(0), hex64]));
+const chunksSchema = z.array(z.tuple([wholeAtLeast0(), wholeAtLeast0(), hex64]));
 
 // Fatal: a chunk that is not valid UTF-8 is corrupt, never silently repaired.
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });

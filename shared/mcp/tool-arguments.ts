@@ -11,14 +11,14 @@
  */
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { CallToolRequestSchema, isJSONRPCRequest, type CallToolResult, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-import type { ZodType } from "zod";
 import { toErrorBody } from "../errors";
 import { invalidRequest } from "../middleware/parse-request";
+import * as z from "../zod-mini";
 import { answerEarly } from "./answer-early";
 import { errorText } from "./tool-text";
 import { webFetchInputSchema, webSearchInputSchema } from "./tool-schemas";
 
-const TOOL_INPUTS: ReadonlyMap<string, ZodType> = new Map<string, ZodType>([
+const TOOL_INPUTS: ReadonlyMap<string, z.core.$ZodType> = new Map<string, z.core.$ZodType>([
   ["web_fetch", webFetchInputSchema],
   ["web_search", webSearchInputSchema],
 ]);
@@ -42,7 +42,7 @@ export function checkToolArguments(message: JSONRPCMessage, requestId: string): 
   const { name, arguments: args } = call.data.params;
   const schema = TOOL_INPUTS.get(name);
   if (schema === undefined) return undefined;
-  const parsed = schema.safeParse(args ?? {});
+  const parsed = z.safeParse(schema, args ?? {});
   if (parsed.success) return undefined;
   const { body } = toErrorBody(invalidRequest(parsed.error), requestId);
   return { id: message.id, tool: name, result: { isError: true, content: [{ type: "text", text: errorText(body.error) }], structuredContent: body.error } };

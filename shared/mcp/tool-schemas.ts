@@ -9,7 +9,7 @@
  *   the output schema, and the SDK's v1.x client checks an error result's `structuredContent`
  *   against it too (it throws -32602 otherwise), so the advertised schema names both shapes.
  */
-import * as z from "zod";
+import * as z from "../zod-mini";
 import { errorBodySchema } from "../api/error-schema";
 import { fetchRequestSchema, fetchResponseSchema } from "../fetch/schema";
 import { searchRequestSchema, searchResponseSchema } from "../search/schema";
@@ -30,16 +30,17 @@ const SEARCH_FIELD_HELP: Record<string, string> = {
 };
 
 /** The object schema with `help` added to every field that has no description of its own. */
-function withHelp<T extends z.ZodObject>(schema: T, help: Record<string, string>): T {
+function withHelp<T extends z.ZodMiniObject>(schema: T, help: Record<string, string>): T {
   const shape: Record<string, z.core.$ZodType> = {};
-  const fields: Record<string, z.ZodType> = schema.shape;
+  const fields: Record<string, z.core.$ZodType> = schema.shape;
   for (const [name, field] of Object.entries(fields)) {
     const text = help[name];
-    shape[name] = field.description === undefined && text !== undefined ? field.describe(text) : field;
+    shape[name] = z.globalRegistry.get(field)?.description === undefined && text !== undefined ? z.described(field, text) : field;
   }
   // Same fields, rules and defaults: `safeExtend` clones the schema with the new shape and keeps its
   // strictness (unknown fields refused) and refinements, so the tool accepts exactly what the route accepts.
-  return schema.safeExtend(shape) as unknown as T;
+  const base: z.ZodMiniObject = schema;
+  return z.safeExtend(base, shape) as unknown as T;
 }
 
 export const webFetchInputSchema = withHelp(fetchRequestSchema, FETCH_FIELD_HELP);
@@ -51,7 +52,7 @@ export const toolErrorSchema = errorBodySchema.shape.error;
 export type ToolError = z.infer<typeof toolErrorSchema>;
 
 /** JSON Schema (draft-07, the dialect the SDK advertises tool schemas in) of one branch. */
-function branch(schema: z.ZodType): Record<string, unknown> {
+function branch(schema: z.core.$ZodType): Record<string, unknown> {
   const json = z.toJSONSchema(schema, { target: "draft-7", io: "output", unrepresentable: "any" }) as Record<string, unknown>;
   delete json.$schema;
   return json;
@@ -62,17 +63,17 @@ function branch(schema: z.ZodType): Record<string, unknown> {
  * object schemas as output schemas, so the union is an open object refined by the union (what the
  * server checks) and described by an `anyOf` of both branches (what `tools/list` shows).
  */
-function successOrError(success: z.ZodType): z.ZodType {
+function successOrError(success: z.core.$ZodType): z.ZodMiniType {
   const union = z.union([success, toolErrorSchema]);
-  return z
-    .looseObject({})
-    .check((ctx) => {
+  return z.withMeta(
+    z.looseObject({}).check((ctx) => {
       const result = union.safeParse(ctx.value);
       if (!result.success) {
         ctx.issues.push({ code: "custom", message: "neither the tool's result nor a tool error", input: ctx.value });
       }
-    })
-    .meta({ anyOf: [branch(success), branch(toolErrorSchema)] });
+    }),
+    { anyOf: [branch(success), branch(toolErrorSchema)] },
+  );
 }
 
 export const webFetchOutputSchema = successOrError(fetchResponseSchema());

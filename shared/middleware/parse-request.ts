@@ -6,13 +6,13 @@
  * produces a 500 for bad input.
  */
 import type { APIGatewayProxyEvent } from "aws-lambda";
-import type { ZodError, ZodType } from "zod";
 import { WebgateError } from "../errors";
+import * as z from "../zod-mini";
 
 /** Request bodies are small JSON objects; anything larger is refused before parsing. */
 export const MAX_REQUEST_BODY_BYTES = 16_384;
 
-export function parseJsonBody<T>(event: APIGatewayProxyEvent, schema: ZodType<T>): T {
+export function parseJsonBody<T>(event: APIGatewayProxyEvent, schema: z.core.$ZodType<T>): T {
   const contentType = headerOf(event, "content-type");
   const mediaType = contentType?.split(";")[0]?.trim().toLowerCase();
   if (mediaType !== "application/json" && !(mediaType?.endsWith("+json") ?? false)) {
@@ -54,14 +54,15 @@ export function queryObject(event: APIGatewayProxyEvent): Record<string, string>
   return Object.fromEntries(Object.entries(single).filter((entry): entry is [string, string] => entry[1] !== undefined));
 }
 
-export function validate<T>(schema: ZodType<T>, value: unknown): T {
-  const result = schema.safeParse(value);
+/** `value` parsed by `schema` (a schema of either zod API, classic or mini), or `invalid_request`. */
+export function validate<T>(schema: z.core.$ZodType<T>, value: unknown): T {
+  const result = z.safeParse(schema, value);
   if (result.success) return result.data;
   throw invalidRequest(result.error);
 }
 
 /** The first zod issue, phrased for a caller: which field, and what is wrong with it. */
-export function invalidRequest(error: ZodError): WebgateError {
+export function invalidRequest(error: z.core.$ZodError): WebgateError {
   const issue = error.issues[0];
   if (!issue) return new WebgateError("invalid_request", "The request is invalid.");
   if (issue.code === "unrecognized_keys") {

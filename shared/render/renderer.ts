@@ -5,7 +5,7 @@
  * payload.
  */
 import { gunzipSync, gzipSync } from "node:zlib";
-import * as z from "zod";
+import * as z from "../zod-mini";
 import { ERROR_TABLE, WebgateError, isWebgateError, type ErrorCode } from "../errors";
 import { once } from "../once";
 import { redirectHopSchema, type RedirectHop } from "../snapshot/snapshot-meta";
@@ -104,13 +104,13 @@ const renderPayloadSchemas = once(() => {
     url: z.string(),
     finalUrl: z.string(),
     redirects: z.array(redirectHopSchema),
-    status: z.number().int(),
+    status: z.number().check(z.int()),
     contentType: z.string(),
     bodyGzipBase64: z.string(),
     rendered: z.boolean(),
-    truncated: z.enum(RENDER_TRUNCATIONS).nullable(),
-    proxyBytes: z.number().int().min(0),
-    elapsedMs: z.number().min(0),
+    truncated: z.nullable(z.enum(RENDER_TRUNCATIONS)),
+    proxyBytes: z.number().check(z.int(), z.gte(0)),
+    elapsedMs: z.number().check(z.gte(0)),
   });
   const errorSchema = z.object({
     code: z.string(),
@@ -121,9 +121,9 @@ const renderPayloadSchemas = once(() => {
   return {
     result: z.union([z.object({ ok: z.literal(true), page: pageSchema }), z.object({ ok: z.literal(false), error: errorSchema })]),
     request: z.strictObject({
-      url: z.string().min(1).max(10_000),
-      waitMs: z.number().int().min(0).max(60_000),
-      timeoutMs: z.number().int().min(1).max(120_000),
+      url: z.string().check(z.minLength(1), z.maxLength(10_000)),
+      waitMs: z.number().check(z.int(), z.gte(0), z.lte(60_000)),
+      timeoutMs: z.number().check(z.int(), z.gte(1), z.lte(120_000)),
     }),
   };
 });

@@ -20,7 +20,7 @@
  * billed; it is reported through `onBilledSearches` as soon as each answer is read, so a
  * search billed before a later failure is still counted.
  */
-import * as z from "zod";
+import * as z from "../zod-mini";
 import { once } from "../once";
 import { WebgateError } from "../errors";
 import type { HttpResponse, TrustedHttpClient } from "../http/types";
@@ -49,8 +49,8 @@ const SNIPPET_JOIN = " … ";
 const searchResultItem = once(() => z.object({
   type: z.literal("web_search_result"),
   url: z.string(),
-  title: z.string().nullish(),
-  page_age: z.string().nullish(),
+  title: z.nullish(z.string()),
+  page_age: z.nullish(z.string()),
 }));
 
 const toolResultBlock = once(() => z.object({
@@ -61,16 +61,14 @@ const toolResultBlock = once(() => z.object({
   ]),
 }));
 
-const citation = once(() => z.object({ type: z.literal("web_search_result_location"), url: z.string(), cited_text: z.string().nullish() }));
+const citation = once(() => z.object({ type: z.literal("web_search_result_location"), url: z.string(), cited_text: z.nullish(z.string()) }));
 
-const textBlock = once(() => z.object({ type: z.literal("text"), citations: z.array(z.unknown()).nullish() }));
+const textBlock = once(() => z.object({ type: z.literal("text"), citations: z.nullish(z.array(z.unknown())) }));
 
 const messageAnswer = once(() => z.object({
-  content: z.array(z.object({ type: z.string() }).loose()),
-  stop_reason: z.string().nullish(),
-  usage: z
-    .object({ server_tool_use: z.object({ web_search_requests: z.number().int().nonnegative().nullish() }).nullish() })
-    .nullish(),
+  content: z.array(z.looseObject({ type: z.string() })),
+  stop_reason: z.nullish(z.string()),
+  usage: z.nullish(z.object({ server_tool_use: z.nullish(z.object({ web_search_requests: z.nullish(z.number().check(z.int(), z.nonnegative())) })) })),
 }));
 
 type ContentBlock = z.infer<ReturnType<typeof messageAnswer>>["content"][number];

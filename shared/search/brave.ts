@@ -10,7 +10,7 @@
  * limit with 429 plus `X-RateLimit-Reset: <s until the per-second window resets>, <s until the
  * monthly one resets>`; both are mapped here before the common status mapping.
  */
-import * as z from "zod";
+import * as z from "../zod-mini";
 import { once } from "../once";
 import type { TrustedHttpClient } from "../http/types";
 import { withSiteOperators } from "./domain-filter";
@@ -30,20 +30,20 @@ export interface BraveProviderOptions {
 const braveItem = once(() => z.object({
   title: z.string(),
   url: z.string(),
-  description: z.string().optional(),
-  age: z.string().optional(),
+  description: z.optional(z.string()),
+  age: z.optional(z.string()),
 }));
 
 // `web` is absent when Brave found nothing: that is an empty answer, not a bad one.
 const braveAnswer = once(() => z.object({
-  web: z.object({ results: z.array(z.unknown()) }).optional(),
+  web: z.optional(z.object({ results: z.array(z.unknown()) })),
 }));
 
 /** Brave's documented limits on `q` and `count`. */
 export const BRAVE_QUERY_LIMITS = { maxChars: 400, maxWords: 50 } as const;
 const BRAVE_MAX_COUNT = 20;
 
-const braveError = once(() => z.object({ error: z.object({ code: z.string().optional() }).optional() }));
+const braveError = once(() => z.object({ error: z.optional(z.object({ code: z.optional(z.string()) })) }));
 
 function numberList(value: string | undefined): number[] {
   return (value ?? "")

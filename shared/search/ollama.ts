@@ -7,7 +7,7 @@
  * service filters them. Statuses follow the common mapping (401/403 auth, 429 rate limit, 5xx
  * retryable).
  */
-import * as z from "zod";
+import * as z from "../zod-mini";
 import { once } from "../once";
 import type { TrustedHttpClient } from "../http/types";
 import { PROVIDER_LIMITS, type ProviderLimits, type RawResult, type SearchProvider } from "./provider";
@@ -27,12 +27,12 @@ const OLLAMA_MAX_RESULTS = 10;
 // The answer's schemas are built on first use (shared/once.ts): a deployment uses one or two
 // providers, and building every provider's at each cold start would cost it time for nothing.
 const ollamaItem = once(() => z.object({
-  title: z.string().nullish(),
+  title: z.nullish(z.string()),
   url: z.string(),
-  content: z.string().nullish(),
+  content: z.nullish(z.string()),
 }));
 
-const ollamaAnswer = once(() => z.object({ results: z.array(z.unknown()).nullable() }));
+const ollamaAnswer = once(() => z.object({ results: z.nullable(z.array(z.unknown())) }));
 
 /** `<endpoint>/api/web_search`, keeping a base path such as `https://proxy.example/ollama/`. */
 export function ollamaSearchUrl(endpoint: string): URL {

@@ -4,7 +4,7 @@
  * The request is a strict object: an unknown field is refused rather than ignored, so a caller
  * that misspells `max_results` learns it instead of silently getting five results.
  */
-import * as z from "zod";
+import * as z from "../zod-mini";
 import { PROVIDER_NAMES } from "./provider-names";
 
 export { PROVIDER_NAMES, type ProviderName } from "./provider-names";
@@ -26,52 +26,66 @@ const DOMAIN_PATTERN = new RegExp(`^${LABEL}(?:\\.${LABEL})*$`);
 
 const domainSchema = z
   .string()
-  .trim()
-  .toLowerCase()
-  .max(DOMAIN_MAX_CHARS, `a domain must be at most ${DOMAIN_MAX_CHARS} characters`)
-  .regex(DOMAIN_PATTERN, "a domain must be a bare host name such as example.com (no scheme, port, path or wildcard)");
+  .check(
+    z.trim(),
+    z.toLowerCase(),
+    z.maxLength(DOMAIN_MAX_CHARS, `a domain must be at most ${DOMAIN_MAX_CHARS} characters`),
+    z.regex(DOMAIN_PATTERN, "a domain must be a bare host name such as example.com (no scheme, port, path or wildcard)"),
+  );
 
 const domainList = (what: string) =>
-  z
-    .array(domainSchema)
-    .max(MAX_FILTER_DOMAINS, `${what} must list at most ${MAX_FILTER_DOMAINS} domains`)
+  z.pipe(
+    z.array(domainSchema).check(z.maxLength(MAX_FILTER_DOMAINS, `${what} must list at most ${MAX_FILTER_DOMAINS} domains`)),
     // An empty list is no filter (clients often send [] for "none"); duplicates are dropped.
-    .transform((domains) => (domains.length === 0 ? undefined : [...new Set(domains)]));
+    z.transform((domains: string[]) => (domains.length === 0 ? undefined : [...new Set(domains)])),
+  );
 
 /** `POST /search` body. `query` is trimmed before its length is checked. */
-export const searchRequestSchema = z.strictObject({
-  query: z
-    .string()
-    .trim()
-    .min(QUERY_MIN_CHARS, `query must be at least ${QUERY_MIN_CHARS} characters`)
-    .max(QUERY_MAX_CHARS, `query must be at most ${QUERY_MAX_CHARS} characters`),
-  max_results: z
-    .number()
-    .int("max_results must be a whole number")
-    .min(1, "max_results must be at least 1")
-    .max(MAX_RESULTS_LIMIT, `max_results must be at most ${MAX_RESULTS_LIMIT}`)
-    .default(DEFAULT_MAX_RESULTS),
-  provider: z.enum(PROVIDER_NAMES).optional(),
-  allowed_domains: domainList("allowed_domains")
-    .optional()
-    .describe("Only results from these hosts (example.com also matches its subdomains). At most 20; not with blocked_domains."),
-  blocked_domains: domainList("blocked_domains")
-    .optional()
-    .describe("Never results from these hosts (example.com also matches its subdomains). At most 20; not with allowed_domains."),
-}).superRefine((request, ctx) => {
-  if (request.allowed_domains !== undefined && request.blocked_domains !== undefined) {
-    ctx.addIssue({ code: "custom", path: ["blocked_domains"], message: "give allowed_domains or blocked_domains, not both" });
-  }
-});
+export const searchRequestSchema = z
+  .strictObject({
+    query: z
+      .string()
+      .check(
+        z.trim(),
+        z.minLength(QUERY_MIN_CHARS, `query must be at least ${QUERY_MIN_CHARS} characters`),
+        z.maxLength(QUERY_MAX_CHARS, `query must be at most ${QUERY_MAX_CHARS} characters`),
+      ),
+    max_results: z._default(
+      z
+        .number()
+        .check(
+          z.int("max_results must be a whole number"),
+          z.gte(1, "max_results must be at least 1"),
+          z.lte(MAX_RESULTS_LIMIT, `max_results must be at most ${MAX_RESULTS_LIMIT}`),
+        ),
+      DEFAULT_MAX_RESULTS,
+    ),
+    provider: z.optional(z.enum(PROVIDER_NAMES)),
+    allowed_domains: z.described(
+      z.optional(domainList("allowed_domains")),
+      "Only results from these hosts (example.com also matches its subdomains). At most 20; not with blocked_domains.",
+    ),
+    blocked_domains: z.described(
+      z.optional(domainList("blocked_domains")),
+      "Never results from these hosts (example.com also matches its subdomains). At most 20; not with allowed_domains.",
+    ),
+  })
+  .check(
+    z.superRefine((request, ctx) => {
+      if (request.allowed_domains !== undefined && request.blocked_domains !== undefined) {
+        ctx.addIssue({ code: "custom", path: ["blocked_domains"], message: "give allowed_domains or blocked_domains, not both" });
+      }
+    }),
+  );
 
 export type SearchRequest = z.output<typeof searchRequestSchema>;
 
 /** One normalized result: plain text title and snippet, an http(s) URL, `age` when known. */
 export const searchResultSchema = z.strictObject({
-  title: z.string().describe("Plain text, entities decoded, tags stripped."),
-  url: z.string().describe("An http(s) URL."),
-  snippet: z.string().max(500).describe("Plain text, at most 500 characters."),
-  age: z.string().optional().describe("How old the page is, as the provider said it (when known)."),
+  title: z.described(z.string(), "Plain text, entities decoded, tags stripped."),
+  url: z.described(z.string(), "An http(s) URL."),
+  snippet: z.described(z.string().check(z.maxLength(500)), "Plain text, at most 500 characters."),
+  age: z.described(z.optional(z.string()), "How old the page is, as the provider said it (when known)."),
 });
 
 export type SearchResult = z.infer<typeof searchResultSchema>;
@@ -79,7 +93,7 @@ export type SearchResult = z.infer<typeof searchResultSchema>;
 /** The /search answer; `provider` names the provider that actually answered (after failover). */
 export const searchResponseSchema = z.strictObject({
   query: z.string(),
-  provider: z.enum(PROVIDER_NAMES).describe("The provider that answered (after any failover)."),
+  provider: z.described(z.enum(PROVIDER_NAMES), "The provider that answered (after any failover)."),
   results: z.array(searchResultSchema),
 });
 

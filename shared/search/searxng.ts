@@ -7,7 +7,7 @@
  * `search.formats` in settings.yml (it is off by default), so a 403 or a non-JSON answer is
  * reported as provider_bad_response telling the operator to turn the format on.
  */
-import * as z from "zod";
+import * as z from "../zod-mini";
 import { once } from "../once";
 import { WebgateError } from "../errors";
 import type { TrustedHttpClient } from "../http/types";
@@ -29,8 +29,8 @@ const JSON_FORMAT_HINT = " Turn on the json format in the SearXNG settings.yml (
 const searxngItem = once(() => z.object({
   title: z.string(),
   url: z.string(),
-  content: z.string().nullish(),
-  publishedDate: z.string().nullish(),
+  content: z.nullish(z.string()),
+  publishedDate: z.nullish(z.string()),
 }));
 
 const searxngAnswer = once(() => z.object({ results: z.array(z.unknown()) }));

@@ -7,7 +7,7 @@
  * Tavily's own statuses beyond the common ones: 432 (plan or key usage limit) and 433
  * (pay-as-you-go limit) are quota refusals, mapped to provider_rate_limited like a 429.
  */
-import * as z from "zod";
+import * as z from "../zod-mini";
 import { once } from "../once";
 import type { TrustedHttpClient } from "../http/types";
 import { PROVIDER_LIMITS, type ProviderLimits, type RawResult, type SearchProvider } from "./provider";
@@ -26,8 +26,8 @@ export interface TavilyProviderOptions {
 const tavilyItem = once(() => z.object({
   title: z.string(),
   url: z.string(),
-  content: z.string().nullish(),
-  published_date: z.string().nullish(),
+  content: z.nullish(z.string()),
+  published_date: z.nullish(z.string()),
 }));
 
 const tavilyAnswer = once(() => z.object({ results: z.array(z.unknown()) }));

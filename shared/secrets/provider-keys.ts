@@ -24,7 +24,7 @@
  * provider), so it never shows up later as an unreachable provider or triggers a failover.
  */
 import { GetSecretValueCommand, type SecretsManagerClient } from "@aws-sdk/client-secrets-manager";
-import * as z from "zod";
+import * as z from "../zod-mini";
 import { WebgateError } from "../errors";
 
 /** Keys for the providers that need one. An absent key means the provider is not configured. */
@@ -83,10 +83,10 @@ export function staticProviderKeys(keys: ProviderKeys): ProviderKeySource {
   };
 }
 
-const nonEmpty = z
-  .string()
-  .nullish()
-  .transform((value) => (value === null || value === undefined || value.trim() === "" ? undefined : value.trim()));
+const nonEmpty = z.pipe(
+  z.nullish(z.string()),
+  z.transform((value: string | null | undefined) => (value === null || value === undefined || value.trim() === "" ? undefined : value.trim())),
+);
 
 // Other fields are allowed: operators may keep more in the same secret.
 const secretShape = z.object({ brave_api_key: nonEmpty, tavily_api_key: nonEmpty, ollama_api_key: nonEmpty, anthropic_api_key: nonEmpty });

@@ -2,9 +2,10 @@
  * The snapshot domain: what a fetch learned about a page, in one zod schema from which every
  * type is derived (`z.infer`). The page store validates stored metadata with it, the /fetch
  * response schema reuses its parts (so the OpenAPI document describes the same values), and the
- * guard, the renderer and the content pipeline name their results with its types. Pure: zod only.
+ * guard, the renderer and the content pipeline name their results with its types. Pure: zod only
+ * (its tree-shakable form, shared/zod-mini.ts: the page store reads it on every cache hit).
  */
-import * as z from "zod";
+import * as z from "../zod-mini";
 
 /**
  * How the content was made: HTML as the extracted article (`readability`) or the whole page
@@ -23,9 +24,9 @@ export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
  * the /fetch response schema narrows it to the 3xx range its document promises.
  */
 export const redirectHopSchema = z.object({
-  url: z.string().describe("The URL that answered with a redirect."),
-  status: z.number().int(),
-  location: z.string().describe("Where it pointed, resolved against `url`."),
+  url: z.described(z.string(), "The URL that answered with a redirect."),
+  status: z.number().check(z.int()),
+  location: z.described(z.string(), "Where it pointed, resolved against `url`."),
 });
 export type RedirectHop = z.infer<typeof redirectHopSchema>;
 
@@ -42,16 +43,16 @@ export const snapshotMetaSchema = z.object({
   charset: z.string(),
   title: z.string(),
   /** How the content was made; `pdf` and `origin-markdown` record the representation it came from. */
-  extractor: extractorSchema.nullable(),
+  extractor: z.nullable(extractorSchema),
   /** True when a limit (the PDF page cap) cut the content. */
-  truncated: z.boolean().optional(),
+  truncated: z.optional(z.boolean()),
   /** The origin's own token count (`x-markdown-tokens`) of a Markdown answer. */
-  originTokens: z.number().int().min(0).nullable().optional(),
+  originTokens: z.optional(z.nullable(z.number().check(z.int(), z.gte(0)))),
   /** The format HTML was written in (part of the snapshot key too). Snapshots written before `format` existed were Markdown. */
-  format: z.enum(OUTPUT_FORMATS).default("markdown"),
+  format: z._default(z.enum(OUTPUT_FORMATS), "markdown"),
   /** True when the content came from a DOM the headless browser built (`render`); absent: false. */
-  rendered: z.boolean().optional(),
+  rendered: z.optional(z.boolean()),
   /** Why a rendered DOM was read before the page settled (see RenderTruncation); null or absent: it settled. */
-  renderTruncated: z.string().nullable().optional(),
+  renderTruncated: z.optional(z.nullable(z.string())),
 });
 export type SnapshotMeta = z.infer<typeof snapshotMetaSchema>;

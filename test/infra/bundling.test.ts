@@ -1,10 +1,10 @@
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { fork } from "node:child_process";
+import { execFileSync, fork } from "node:child_process";
 import { createRequire } from "node:module";
 import * as os from "node:os";
 import * as path from "node:path";
 import { pathToFileURL } from "node:url";
-import { build } from "esbuild";
+import { build, type Metafile } from "esbuild";
 import iconv from "iconv-lite";
 import { describe, expect, it } from "vitest";
 import {
@@ -183,6 +183,62 @@ describe("function bundling", () => {
     const inputs = Object.keys((await buildFetchHandler()).metafile.inputs);
     expect(inputs.some((f) => f.includes("node_modules/iconv-lite/") || f.includes("node_modules/whatwg-encoding/"))).toBe(false);
     expect(inputs.some((f) => f.includes("node_modules/@exodus/bytes/"))).toBe(true);
+  });
+});
+
+describe("zod in the bundles", () => {
+  /** The zod modules with code in a bundle's output (esbuild lists the modules it tree-shook away too), relative to node_modules/zod. */
+  function zodInputs(built: Metafile): string[] {
+    const output = Object.entries(built.outputs).find(([name]) => name.endsWith(".mjs"))![1];
+    return Object.entries(output.inputs)
+      .filter(([f, { bytesInOutput }]) => f.includes("node_modules/zod/") && bytesInOutput > 0)
+      .map(([f]) => f.slice(f.indexOf("node_modules/zod/") + "node_modules/zod/".length));
+  }
+
+  it("keeps zod's classic API and every locale but English out of the fetch and search bundles", { timeout: CPU_WORK_TIMEOUT_MS }, async () => {
+    const search = await build({
+      ...esbuildOptions(path.join(REPO_ROOT, "functions/search/handler.ts"), path.join(REPO_ROOT, "cdk.out/test-bundle-search/index.mjs"), REPO_ROOT),
+      write: false,
+      metafile: true,
+      sourcemap: false,
+      logLevel: "silent",
+    });
+    for (const built of [await buildFetchHandler(), search]) {
+      const inputs = zodInputs(built.metafile);
+      expect(inputs).toContain("v4/mini/schemas.js");
+      expect(inputs.filter((f) => f.startsWith("v4/classic/"))).toEqual([]);
+      expect(inputs.filter((f) => f.startsWith("v4/locales/"))).toEqual(["v4/locales/en.js"]);
+    }
+  });
+
+  it("answers request errors with zod's English messages where classic zod, which registers them, is not loaded", { timeout: CPU_WORK_TIMEOUT_MS }, async () => {
+    const dir = mkdtempSync(path.join(REPO_ROOT, "cdk.out", "test-zod-"));
+    try {
+      const entry = path.join(dir, "entry.ts");
+      const from = (file: string) => JSON.stringify(path.join(REPO_ROOT, file));
+      writeFileSync(
+        entry,
+        [
+          `import { validate } from ${from("shared/middleware/parse-request.ts")};`,
+          `import { searchRequestSchema } from ${from("shared/search/schema.ts")};`,
+          "const messages: string[] = [];",
+          "for (const body of [{ query: 5 }, {}, { query: \"rivers\", provider: \"nope\" }]) {",
+          "  try { validate(searchRequestSchema, body); } catch (error) { messages.push((error as Error).message); }",
+          "}",
+          "process.stdout.write(JSON.stringify(messages));",
+        ].join("\n"),
+      );
+      const outfile = path.join(dir, "entry.mjs");
+      const built = await build({ ...esbuildOptions(entry, outfile, REPO_ROOT), sourcemap: false, metafile: true, logLevel: "silent" });
+      expect(zodInputs(built.metafile).filter((f) => f.startsWith("v4/classic/"))).toEqual([]);
+      expect(JSON.parse(execFileSync(process.execPath, [outfile], { encoding: "utf8" }))).toEqual([
+        'Field "query": Invalid input: expected string, received number',
+        'Field "query": Invalid input: expected string, received undefined',
+        'Field "provider": Invalid option: expected one of "brave"|"tavily"|"searxng"|"ollama"|"anthropic"',
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

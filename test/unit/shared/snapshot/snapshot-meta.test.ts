@@ -36,7 +36,7 @@ describe("snapshot metadata schema", () => {
     const extractor = response.properties["extractor"]!.anyOf!.find((branch) => branch.enum !== undefined);
     expect(extractor?.enum).toEqual(extractorSchema.options);
     const hop = response.properties["redirects"]!.items!;
-    expect(Object.keys(hop.properties).sort()).toEqual(Object.keys(snapshotMetaSchema.shape.redirects.element.shape).sort());
+    expect(Object.keys(hop.properties).sort()).toEqual(Object.keys(snapshotMetaSchema.shape.redirects.def.element.shape).sort());
     // The API narrows the stored status to the redirect range its document promises.
     expect(hop.properties["status"]).toMatchObject({ minimum: 300, maximum: 399 });
   });
