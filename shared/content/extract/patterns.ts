@@ -70,6 +70,7 @@ export const READER_PROMPT = new RegExp(
       "we(?: would|'d|’d)? (?:want|like|love) to (?:hear|know) what you think\\b", "(?:submit|send|write) (?:us )?(?:a|your) letter to the editor\\b", "(?:have|got) a (?:news )?tip\\b",
       "if you(?:'|’| a)re (?:already a (?:subscriber|member)|seeing this message)\\b", "(?:first-time |new )?subscribers (?:also )?(?:get|receive|enjoy)\\b", "immediate (?:online )?access to\\b",
       "do you want to (?:be|stay) (?:informed|up to date)\\b",
+      "(?:the )?(?:story|article|text) continues (?:below|after)\\b", "continue reading (?:the main story|below)\\b", "scroll (?:down )?to continue\\b",
       "advertising disclosure\\b", "this (?:post|article|page) (?:contains|includes) (?:affiliate|sponsored|paid|advertising)\\b",
       // Notices about the text itself: copyright and reprint terms, disclaimers (where a text first
       // appeared is kept: both labelled sets count it as the article's)
@@ -211,12 +212,15 @@ const labels = (words: readonly string[]) => `(?:${words.flatMap((w) => [`[${w[0
  * A line of article metadata on its own, whatever its markup: an author or editor label with
  * names ("Auteur : Ann Example", "Autor: Bo Beispiel", "Text: www.example.pl"), a publication or
  * update label with a date ("Date 23.05.2011", "Veröffentlicht am 12.03.2020, 14:05 Uhr",
- * "Updated: May 4, 2021"), a date alone, a category label ("Kategorie: News"), or a print or
- * permalink control ("Imprimer", "Permalink https://…"). The title and URL of the page are in
+ * "Updated: May 4, 2021"), a date alone, a category label ("Kategorie: News"), a print or
+ * permalink control ("Imprimer", "Permalink https://…"), or a reading time ("5 min read",
+ * "Lesezeit: 3 Minuten"; a duration alone is not one). The title and URL of the page are in
  * the response; these lines say nothing of the story. The whole block must match, and the names
  * must be capitalized: "Text: Das ist der Text eines Satzes." or a sentence that starts with
  * "Date" or "Print" goes on and does not. Matched on short blocks outside tables (main-content.ts).
  */
+/** A reading time's duration: "5 min", "3-5 Min.", "6 minutes", "2 Minuten". */
+const DURATION = "\\d+(?:\\s*[-–]\\s*\\d+)?\\s*(?:min(?:ute[ns]?|utes?|utos?|uti)?\\.?|Min(?:uten|\\.)?)";
 export const METADATA_LINE = new RegExp(
   "^(?:" +
     [
@@ -228,6 +232,9 @@ export const METADATA_LINE = new RegExp(
       `${labels(["category", "categories", "filed under", "kategorie", "kategorien", "rubrik", "catégorie", "categoría", "categoria", "kategoria"])}\\s*[:：]\\s*[^:]{1,60}`,
       // print and permalink controls
       `${labels(["print", "drucken", "imprimer", "imprimir", "stampa", "drukuj", "permalink", "permalien", "enlace permanente"])}(?:\\s+https?://\\S+)?`,
+      // reading time ("5 min read", "Lesezeit: 3 Minuten", "Estimated reading time: 6 minutes"): a label before or after; a duration alone is not one
+      `${labels(["estimated reading time", "reading time", "read time", "lesezeit", "lesedauer", "temps de lecture", "tiempo de lectura", "tempo di lettura", "czas czytania"])}\\s*[:：]?\\s*(?:(?:etwa|ca\\.|about|approx\\.)\\s*)?${DURATION}`,
+      `${DURATION}\\s+(?:read|de lecture|de lectura|di lettura|Lesezeit)`,
     ].join("|") +
     ")\\s*$",
   "u",

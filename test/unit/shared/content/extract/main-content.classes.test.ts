@@ -479,3 +479,19 @@ describe("news sites' lines to the reader under the story", () => {
     for (const noise of ["what you think about this article", "Have a tip", "already a subscriber", "welcome gift"]) expect(out).not.toContain(noise);
   });
 });
+
+describe("reading times and 'continue reading' lines around the story", () => {
+  it("drops '5 min read', 'Lesezeit: 3 Minuten' and 'Story continues below advertisement'; keeps durations in the story", () => {
+    const html = page(
+      "Rivers",
+      `<article><h1>Rivers</h1><div class="info"><span>5 min read</span></div><p>Lesezeit: 3 Minuten</p>${paragraphs("river", 2)}
+       <p>Story continues below advertisement</p><p>12 minutes</p>${paragraphs("delta", 2)}<p>Continue reading the main story</p>
+       <p>5 minutes later the bridge fell into the river, and the whole town watched it from the bank.</p></article>`,
+    );
+    const out = text(html);
+    expect(out).toContain("The delta report, paragraph 1");
+    expect(out).toContain("12 minutes");
+    expect(out).toContain("5 minutes later the bridge fell");
+    for (const noise of ["min read", "Lesezeit", "continues below", "Continue reading"]) expect(out).not.toContain(noise);
+  });
+});
