@@ -1,7 +1,7 @@
 import type { WorkMeter } from "../conversion-deadline";
 import { LightElement, type LightNode, PRUNED_TAGS } from "../light-dom";
 import {
-  ALWAYS_UNLIKELY, AUTHOR_BIO, BACK_LINK, BYLINE_LINE, CAPTION_CREDIT_END, COMMENT_HEADING, CONTENT_HEADER, COPYRIGHT_NOTICE, CREDIT_LINE, FILING_LINE, INLINE_TAGS, LINK_LIST_HEADING, MAYBE_CANDIDATE, METADATA_LINE, NEGATIVE, POSITIVE, READER_PROMPT, SIDE_BOX, UNLIKELY_CANDIDATE, UNLIKELY_ROLES, hasClassWord,
+  ALWAYS_UNLIKELY, AUTHOR_BIO, BACK_LINK, BYLINE_LINE, CAPTION_CREDIT_END, COMMENT_HEADING, CONTENT_HEADER, COPYRIGHT_NOTICE, CREDIT_BY_LINE, CREDIT_LINE, FILING_LINE, INLINE_TAGS, LINK_LIST_HEADING, MAYBE_CANDIDATE, METADATA_LINE, NEGATIVE, POSITIVE, READER_PROMPT, SIDE_BOX, UNLIKELY_CANDIDATE, UNLIKELY_ROLES, hasClassWord,
 } from "./patterns";
 
 /**
@@ -1237,7 +1237,7 @@ function isFurnitureBlock(el: LightElement, s: Figures): boolean {
   // The first words, gathered once for the tests below (every small block of an article is checked).
   const start = textStart(el, 160);
   // A short caption, photo credit, source or copyright line, whatever its markup (class 4's policy).
-  if (s.chars < 150 && CREDIT_LINE.test(start)) return true;
+  if (s.chars < 150 && (CREDIT_LINE.test(start) || CREDIT_BY_LINE.test(start))) return true;
   // A copyright notice ("© 2022, Example News. This article is the copyrighted property of …")
   // runs longer than a credit line, up to a few reprint terms.
   if (COPYRIGHT_NOTICE.test(start)) return true;
@@ -1542,7 +1542,10 @@ function isLeadLike(el: LightElement, s: Figures): boolean {
   if (INLINE.has(el.nodeName) || s.inlineChars < 0.7 * s.chars || s.linkChars > 0.2 * s.chars) return false;
   const match = classAndId(el);
   if (isMetaLike(match)) return false;
-  if (s.chars < BYLINE_MAX_CHARS && BYLINE_LINE.test(textStart(el, 160))) return false;
+  const start = textStart(el, 160);
+  if (s.chars < BYLINE_MAX_CHARS && BYLINE_LINE.test(start)) return false;
+  // A byline that goes on with the writer's bio ("By Ann Example, a deputy editor and …").
+  if (s.chars < PROMPT_MAX_CHARS && AUTHOR_BIO.test(start)) return false;
   if (HEADINGS.has(el.nodeName)) return s.chars >= 25;
   return s.chars >= 40 && (s.sentences > 0 || s.commas > 0 || s.chars >= 80);
 }

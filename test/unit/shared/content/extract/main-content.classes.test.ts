@@ -495,3 +495,22 @@ describe("reading times and 'continue reading' lines around the story", () => {
     for (const noise of ["min read", "Lesezeit", "continues below", "Continue reading"]) expect(out).not.toContain(noise);
   });
 });
+
+describe("English news metadata: a byline with the writer's bio, 'Photo by' credits, relative dates", () => {
+  it("drops them between the headline and the story and inside it; keeps sentences that start alike", () => {
+    const html = page(
+      "Headset review",
+      `<div class="top"><h1>Headset review</h1><h2 class="dek">I tried the new headset, and just like the first phones a decade ago, there is no going back from here.</h2>
+       <p class="byline-x text-12"><span>By</span> <a href="/authors/ann">Ann Example</a>, a deputy editor and author of the Example newsletter. She has covered the industry for a decade.</p><p>Updated 3 hours ago</p></div>
+       <div class="body">${paragraphs("headset", 3)}<p>Photo by Bo Beispiel/Example Agency</p>
+       <p>Photographs by the police show the bridge from above, and they were shown to the court on Monday.</p>${paragraphs("display", 2)}
+       <p>2 days ago the company said it would ship the headset in the spring, at a price still to be set.</p></div>`,
+    );
+    const out = text(html);
+    expect(out).toContain("I tried the new headset");
+    expect(out).toContain("The display report, paragraph 1");
+    expect(out).toContain("Photographs by the police show the bridge");
+    expect(out).toContain("2 days ago the company said");
+    for (const noise of ["deputy editor", "Updated 3 hours ago", "Photo by Bo Beispiel"]) expect(out).not.toContain(noise);
+  });
+});
