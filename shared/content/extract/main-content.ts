@@ -924,6 +924,23 @@ function embeddedTeaser(only: CardScan["only"], t: FiguresTable, removed: Readon
   return href !== "" && !href.startsWith("#") ? card : null;
 }
 
+/**
+ * Whether `el` is a box whose only text left is a heading, and which lost a block of pictures or
+ * text to cleaning (a child with two or more images or 100 characters, removed in this walk): the
+ * heading titled what went ("Business news in pictures" over a gallery). A heading that a CMS
+ * wraps in a `<div>` of its own, beside icons or nothing, is not such a title and stays.
+ * Looks at `el`'s children once: linear.
+ */
+function isOrphanedTitle(el: LightElement, s: Figures, t: FiguresTable, removed: ReadonlySet<LightElement>): boolean {
+  if (!EMBED_TAGS.has(el.nodeName) || s.chars === 0 || s.headingChars < s.chars) return false;
+  for (let c = el.firstChild; c !== null; c = c.nextSibling) {
+    if (c.nodeType !== 1 || !removed.has(c) || !t.holds(c.walkIndex)) continue;
+    const i = c.walkIndex;
+    if (t.images[i]! + (c.nodeName === "IMG" ? 1 : 0) >= 2 || t.chars[i]! >= 100) return true;
+  }
+  return false;
+}
+
 /** An embedded story is a box beside the article's text: at most this share of it. */
 const EMBEDDED_STORY_SHARE = 0.5;
 
@@ -1165,6 +1182,12 @@ function cleanSubtree(
       }
     }
     if (el === root) return;
+    // A widget's title left alone when cleaning took what it titled (a gallery's pictures, a box
+    // of teasers): "Business news in pictures" with nothing under it.
+    if (isOrphanedTitle(el, s, stats, removed)) {
+      removed.add(el);
+      return;
+    }
     // Another story inside the article, with a headline and a byline of its own.
     if (isEmbeddedStory(el, s, stats, rootChars)) {
       removed.add(el);

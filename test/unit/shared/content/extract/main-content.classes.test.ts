@@ -514,3 +514,19 @@ describe("English news metadata: a byline with the writer's bio, 'Photo by' cred
     for (const noise of ["deputy editor", "Updated 3 hours ago", "Photo by Bo Beispiel"]) expect(out).not.toContain(noise);
   });
 });
+
+describe("a widget's title left alone when cleaning took what it titled", () => {
+  it("drops 'Our partners …' over a removed list of links; keeps a section heading that a CMS wraps in a div of its own", () => {
+    const partner = (i: number) => `<li><a href="https://partner${i}.example/">Partner company number ${i}</a></li>`;
+    const gallery = `<div class="box-c12"><h3>Our partners in synchronised swimming</h3><ul class="box-list">${[1, 2, 3, 4, 5, 6].map(partner).join("")}</ul></div>`;
+    const html = page(
+      "Hotel secrets",
+      `<article><h1>Hotel secrets</h1>${paragraphs("towel", 3)}${gallery}<div class="heading-wrap"><h2>Mini bars almost always lose money</h2><span class="icon"></span></div>${paragraphs("minibar", 3)}</article>`,
+    );
+    const out = text(html);
+    expect(out).toContain("The towel report, paragraph 2");
+    expect(out).toContain("Mini bars almost always lose money");
+    expect(out).toContain("The minibar report, paragraph 2");
+    expect(out).not.toContain("Our partners");
+  });
+});
