@@ -1,7 +1,7 @@
 import type { WorkMeter } from "../conversion-deadline";
 import { LightElement, type LightNode, PRUNED_TAGS } from "../light-dom";
 import {
-  ALWAYS_UNLIKELY, AUTHOR_BIO, BACK_LINK, BYLINE_LINE, CAPTION_CREDIT_END, COMMENT_HEADING, CONTENT_HEADER, COPYRIGHT_NOTICE, CREDIT_LINE, FILING_LINE, INLINE_TAGS, LINK_LIST_HEADING, MAYBE_CANDIDATE, METADATA_LINE, NEGATIVE, POSITIVE, READER_PROMPT, SIDE_BOX, UNLIKELY_CANDIDATE, UNLIKELY_ROLES, hasClassWord,
+  ALWAYS_UNLIKELY, AUTHOR_BIO, BACK_LINK, BYLINE_LINE, CAPTION_CREDIT_END, COMMENT_HEADING, CONTENT_HEADER, COPYRIGHT_NOTICE, CREDIT_BY_LINE, CREDIT_LINE, FILING_LINE, INLINE_TAGS, LINK_LIST_HEADING, MAYBE_CANDIDATE, METADATA_LINE, NEGATIVE, POSITIVE, READER_PROMPT, SIDE_BOX, UNLIKELY_CANDIDATE, UNLIKELY_ROLES, hasClassWord,
 } from "./patterns";
 
 /**
@@ -924,6 +924,23 @@ function embeddedTeaser(only: CardScan["only"], t: FiguresTable, removed: Readon
   return href !== "" && !href.startsWith("#") ? card : null;
 }
 
+/**
+ * Whether `el` is a box whose only text left is a heading, and which lost a block of pictures or
+ * text to cleaning (a child with two or more images or 100 characters, removed in this walk): the
+ * heading titled what went ("Business news in pictures" over a gallery). A heading that a CMS
+ * wraps in a `<div>` of its own, beside icons or nothing, is not such a title and stays.
+ * Looks at `el`'s children once: linear.
+ */
+function isOrphanedTitle(el: LightElement, s: Figures, t: FiguresTable, removed: ReadonlySet<LightElement>): boolean {
+  if (!EMBED_TAGS.has(el.nodeName) || s.chars === 0 || s.headingChars < s.chars) return false;
+  for (let c = el.firstChild; c !== null; c = c.nextSibling) {
+    if (c.nodeType !== 1 || !removed.has(c) || !t.holds(c.walkIndex)) continue;
+    const i = c.walkIndex;
+    if (t.images[i]! + (c.nodeName === "IMG" ? 1 : 0) >= 2 || t.chars[i]! >= 100) return true;
+  }
+  return false;
+}
+
 /** An embedded story is a box beside the article's text: at most this share of it. */
 const EMBEDDED_STORY_SHARE = 0.5;
 
@@ -1165,6 +1182,12 @@ function cleanSubtree(
       }
     }
     if (el === root) return;
+    // A widget's title left alone when cleaning took what it titled (a gallery's pictures, a box
+    // of teasers): "Business news in pictures" with nothing under it.
+    if (isOrphanedTitle(el, s, stats, removed)) {
+      removed.add(el);
+      return;
+    }
     // Another story inside the article, with a headline and a byline of its own.
     if (isEmbeddedStory(el, s, stats, rootChars)) {
       removed.add(el);
@@ -1237,7 +1260,7 @@ function isFurnitureBlock(el: LightElement, s: Figures): boolean {
   // The first words, gathered once for the tests below (every small block of an article is checked).
   const start = textStart(el, 160);
   // A short caption, photo credit, source or copyright line, whatever its markup (class 4's policy).
-  if (s.chars < 150 && CREDIT_LINE.test(start)) return true;
+  if (s.chars < 150 && (CREDIT_LINE.test(start) || CREDIT_BY_LINE.test(start))) return true;
   // A copyright notice ("© 2022, Example News. This article is the copyrighted property of …")
   // runs longer than a credit line, up to a few reprint terms.
   if (COPYRIGHT_NOTICE.test(start)) return true;
@@ -1542,7 +1565,10 @@ function isLeadLike(el: LightElement, s: Figures): boolean {
   if (INLINE.has(el.nodeName) || s.inlineChars < 0.7 * s.chars || s.linkChars > 0.2 * s.chars) return false;
   const match = classAndId(el);
   if (isMetaLike(match)) return false;
-  if (s.chars < BYLINE_MAX_CHARS && BYLINE_LINE.test(textStart(el, 160))) return false;
+  const start = textStart(el, 160);
+  if (s.chars < BYLINE_MAX_CHARS && BYLINE_LINE.test(start)) return false;
+  // A byline that goes on with the writer's bio ("By Ann Example, a deputy editor and …").
+  if (s.chars < PROMPT_MAX_CHARS && AUTHOR_BIO.test(start)) return false;
   if (HEADINGS.has(el.nodeName)) return s.chars >= 25;
   return s.chars >= 40 && (s.sentences > 0 || s.commas > 0 || s.chars >= 80);
 }

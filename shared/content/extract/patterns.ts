@@ -70,6 +70,7 @@ export const READER_PROMPT = new RegExp(
       "we(?: would|'d|’d)? (?:want|like|love) to (?:hear|know) what you think\\b", "(?:submit|send|write) (?:us )?(?:a|your) letter to the editor\\b", "(?:have|got) a (?:news )?tip\\b",
       "if you(?:'|’| a)re (?:already a (?:subscriber|member)|seeing this message)\\b", "(?:first-time |new )?subscribers (?:also )?(?:get|receive|enjoy)\\b", "immediate (?:online )?access to\\b",
       "do you want to (?:be|stay) (?:informed|up to date)\\b",
+      "(?:the )?(?:story|article|text) continues (?:below|after)\\b", "continue reading (?:the main story|below)\\b", "scroll (?:down )?to continue\\b",
       "advertising disclosure\\b", "this (?:post|article|page) (?:contains|includes) (?:affiliate|sponsored|paid|advertising)\\b",
       // Notices about the text itself: copyright and reprint terms, disclaimers (where a text first
       // appeared is kept: both labelled sets count it as the article's)
@@ -107,7 +108,9 @@ export const INLINE_TAGS: ReadonlySet<string> = new Set([
  * …"); copyright notices ("© 2020 …") are {@link COPYRIGHT_NOTICE}.
  */
 export const CREDIT_LINE =
-  /^(?:(?:copyright|foto|fotos|bild|bilder|abbildung|abb\.|titelbild|beitragsbild|quelle|quellen|credit|credits|photo|photos|image|images|picture|source|sources|crédits?(?: photos?)?|fuente|źródło|zdjęcie|fot\.)\s*\d*\s*:)/i;
+  /^(?:(?:copyright|foto|fotos|bild|bilder|abbildung|abb\.|titelbild|beitragsbild|quelle|quellen|credit|credits|photo|photos|photograph|image|images|picture|illustration|source|sources|crédits?(?: photos?)?|fuente|źródło|zdjęcie|fot\.)\s*\d*\s*:)/i;
+/** A credit line that names the maker ("Photo by Ann Example", "Illustration by …", "Foto von …"): the name is capitalized, so "Photographs by the police show …" goes on. */
+export const CREDIT_BY_LINE = /^(?:[Pp]hoto(?:graph)?|[Ii]mage|[Pp]icture|[Ii]llustration|[Vv]ideo|[Ff]oto)s?\s+(?:by|courtesy(?: of)?|von)\s+\p{Lu}/u;
 
 /**
  * The start of a copyright notice: "©", "(c)" or "Copyright" with a year or the sign ("© 2022,
@@ -191,12 +194,15 @@ export const BYLINE_LINE = new RegExp(
 
 /**
  * The start of an author's bio line after the story: "Ann Example is a reporter for …", "Bo
- * Beispiel is an Egypt-based correspondent …", "Ann Example ist Redakteurin …". A name of two or
+ * Beispiel is an Egypt-based correspondent …", "Ann Example ist Redakteurin …", and a byline that
+ * goes on with the bio ("By Ann Example, a deputy editor and author of …"). A name of two or
  * three capitalized words (with a particle such as "di", "van" between), then the writer's role within a few words (case matters: a sentence
  * of the story about a person is rarely about their being a reporter). Matched on short blocks.
  */
+/** A writer's name in a bio line: two or three capitalized words, a particle ("di", "van") allowed between. */
+const BIO_NAME = "\\p{Lu}[\\p{L}\\p{M}'’.-]+(?:\\s+(?:(?:di|de|da|del|van|von|der|den|le|la|al|bin|ibn)\\s+)?\\p{Lu}[\\p{L}\\p{M}'’.-]+){1,2}";
 export const AUTHOR_BIO = new RegExp(
-  "^\\p{Lu}[\\p{L}\\p{M}'’.-]+(?:\\s+(?:(?:di|de|da|del|van|von|der|den|le|la|al|bin|ibn)\\s+)?\\p{Lu}[\\p{L}\\p{M}'’.-]+){1,2}\\s+(?:is|was|ist|war|est)\\s+(?:\\S+\\s+){0,5}?" +
+  `^(?:By\\s+${BIO_NAME},|${BIO_NAME}\\s+(?:is|was|ist|war|est))\\s+(?:\\S+\\s+){0,5}?` +
     "(?:reporter|correspondent|writer|editor|journalist|columnist|contributor|freelancer|producer|photographer|author|redakteur(?:in)?|korrespondent(?:in)?|journalist(?:in)?|autor(?:in)?|journaliste|rédact(?:eur|rice)|correspondant(?:e)?)\\b",
   "u",
 );
@@ -211,12 +217,16 @@ const labels = (words: readonly string[]) => `(?:${words.flatMap((w) => [`[${w[0
  * A line of article metadata on its own, whatever its markup: an author or editor label with
  * names ("Auteur : Ann Example", "Autor: Bo Beispiel", "Text: www.example.pl"), a publication or
  * update label with a date ("Date 23.05.2011", "Veröffentlicht am 12.03.2020, 14:05 Uhr",
- * "Updated: May 4, 2021"), a date alone, a category label ("Kategorie: News"), or a print or
- * permalink control ("Imprimer", "Permalink https://…"). The title and URL of the page are in
+ * "Updated: May 4, 2021"), a date alone, a category label ("Kategorie: News"), a print or
+ * permalink control ("Imprimer", "Permalink https://…"), a relative date ("Updated 3 hours ago",
+ * "vor 2 Stunden"), or a reading time ("5 min read", "Lesezeit: 3 Minuten"; a duration alone is
+ * not one). The title and URL of the page are in
  * the response; these lines say nothing of the story. The whole block must match, and the names
  * must be capitalized: "Text: Das ist der Text eines Satzes." or a sentence that starts with
  * "Date" or "Print" goes on and does not. Matched on short blocks outside tables (main-content.ts).
  */
+/** A reading time's duration: "5 min", "3-5 Min.", "6 minutes", "2 Minuten". */
+const DURATION = "\\d+(?:\\s*[-–]\\s*\\d+)?\\s*(?:min(?:ute[ns]?|utes?|utos?|uti)?\\.?|Min(?:uten|\\.)?)";
 export const METADATA_LINE = new RegExp(
   "^(?:" +
     [
@@ -228,6 +238,12 @@ export const METADATA_LINE = new RegExp(
       `${labels(["category", "categories", "filed under", "kategorie", "kategorien", "rubrik", "catégorie", "categoría", "categoria", "kategoria"])}\\s*[:：]\\s*[^:]{1,60}`,
       // print and permalink controls
       `${labels(["print", "drucken", "imprimer", "imprimir", "stampa", "drukuj", "permalink", "permalien", "enlace permanente"])}(?:\\s+https?://\\S+)?`,
+      // a relative date ("3 hours ago", "Updated 5 minutes ago", "vor 2 Stunden")
+      `(?:${labels(["published", "updated", "posted", "veröffentlicht", "aktualisiert"])}\\s*:?\\s*)?(?:\\d+|an?|one)\\s+(?:seconds?|minutes?|mins?|hours?|hrs?|days?|weeks?|months?)\\s+ago`,
+      `(?:${labels(["veröffentlicht", "aktualisiert"])}\\s+)?vor\\s+(?:\\d+|einer?)\\s+(?:Sekunden?|Minuten?|Stunden?|Tag(?:en)?|Wochen?|Monat(?:en)?)`,
+      // reading time ("5 min read", "Lesezeit: 3 Minuten", "Estimated reading time: 6 minutes"): a label before or after; a duration alone is not one
+      `${labels(["estimated reading time", "reading time", "read time", "lesezeit", "lesedauer", "temps de lecture", "tiempo de lectura", "tempo di lettura", "czas czytania"])}\\s*[:：]?\\s*(?:(?:etwa|ca\\.|about|approx\\.)\\s*)?${DURATION}`,
+      `${DURATION}\\s+(?:read|de lecture|de lectura|di lettura|Lesezeit)`,
     ].join("|") +
     ")\\s*$",
   "u",

@@ -479,3 +479,54 @@ describe("news sites' lines to the reader under the story", () => {
     for (const noise of ["what you think about this article", "Have a tip", "already a subscriber", "welcome gift"]) expect(out).not.toContain(noise);
   });
 });
+
+describe("reading times and 'continue reading' lines around the story", () => {
+  it("drops '5 min read', 'Lesezeit: 3 Minuten' and 'Story continues below advertisement'; keeps durations in the story", () => {
+    const html = page(
+      "Rivers",
+      `<article><h1>Rivers</h1><div class="info"><span>5 min read</span></div><p>Lesezeit: 3 Minuten</p>${paragraphs("river", 2)}
+       <p>Story continues below advertisement</p><p>12 minutes</p>${paragraphs("delta", 2)}<p>Continue reading the main story</p>
+       <p>5 minutes later the bridge fell into the river, and the whole town watched it from the bank.</p></article>`,
+    );
+    const out = text(html);
+    expect(out).toContain("The delta report, paragraph 1");
+    expect(out).toContain("12 minutes");
+    expect(out).toContain("5 minutes later the bridge fell");
+    for (const noise of ["min read", "Lesezeit", "continues below", "Continue reading"]) expect(out).not.toContain(noise);
+  });
+});
+
+describe("English news metadata: a byline with the writer's bio, 'Photo by' credits, relative dates", () => {
+  it("drops them between the headline and the story and inside it; keeps sentences that start alike", () => {
+    const html = page(
+      "Headset review",
+      `<div class="top"><h1>Headset review</h1><h2 class="dek">I tried the new headset, and just like the first phones a decade ago, there is no going back from here.</h2>
+       <p class="byline-x text-12"><span>By</span> <a href="/authors/ann">Ann Example</a>, a deputy editor and author of the Example newsletter. She has covered the industry for a decade.</p><p>Updated 3 hours ago</p></div>
+       <div class="body">${paragraphs("headset", 3)}<p>Photo by Bo Beispiel/Example Agency</p>
+       <p>Photographs by the police show the bridge from above, and they were shown to the court on Monday.</p>${paragraphs("display", 2)}
+       <p>2 days ago the company said it would ship the headset in the spring, at a price still to be set.</p></div>`,
+    );
+    const out = text(html);
+    expect(out).toContain("I tried the new headset");
+    expect(out).toContain("The display report, paragraph 1");
+    expect(out).toContain("Photographs by the police show the bridge");
+    expect(out).toContain("2 days ago the company said");
+    for (const noise of ["deputy editor", "Updated 3 hours ago", "Photo by Bo Beispiel"]) expect(out).not.toContain(noise);
+  });
+});
+
+describe("a widget's title left alone when cleaning took what it titled", () => {
+  it("drops 'Our partners …' over a removed list of links; keeps a section heading that a CMS wraps in a div of its own", () => {
+    const partner = (i: number) => `<li><a href="https://partner${i}.example/">Partner company number ${i}</a></li>`;
+    const gallery = `<div class="box-c12"><h3>Our partners in synchronised swimming</h3><ul class="box-list">${[1, 2, 3, 4, 5, 6].map(partner).join("")}</ul></div>`;
+    const html = page(
+      "Hotel secrets",
+      `<article><h1>Hotel secrets</h1>${paragraphs("towel", 3)}${gallery}<div class="heading-wrap"><h2>Mini bars almost always lose money</h2><span class="icon"></span></div>${paragraphs("minibar", 3)}</article>`,
+    );
+    const out = text(html);
+    expect(out).toContain("The towel report, paragraph 2");
+    expect(out).toContain("Mini bars almost always lose money");
+    expect(out).toContain("The minibar report, paragraph 2");
+    expect(out).not.toContain("Our partners");
+  });
+});
