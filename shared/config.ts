@@ -8,7 +8,7 @@
  * validate with, and {@link DEFAULTS} is the one place defaults are written.
  *
  * The schemas are written with zod's tree-shakable API (shared/zod-mini.ts): every function
- * parses its environment with them at cold start, and the classic API's methods were ~90 KB of
+ * parses its environment with them at cold start, and the classic API's methods were ~60 KB of
  * every bundle (docs/performance.md, Function bundles). The CDK code calls classic methods on the
  * field schemas (`.optional()`, `.default()`), so {@link CONFIG_FIELDS} hands it the same schemas
  * behind classic zod's `z.lazy`; nothing in a function bundle refers to that view.

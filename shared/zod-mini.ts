@@ -2,9 +2,9 @@
  * zod for the schemas the Lambda functions build and parse: zod 4's tree-shakable API
  * (`zod/mini`, the same package and the same core as `zod`), with zod's English messages.
  *
- * The classic API (`import * as z from "zod"`) binds some forty methods to every schema object,
- * and each method pulls in the code behind it (the JSON Schema generator among it): ~90 KB of
- * every function bundle that each cold start compiles, and time to build each object. The
+ * The classic API (`import * as z from "zod"`) gives every schema some forty methods, and each
+ * method pulls in the code behind it (the JSON Schema generator among it): ~60 KB of every
+ * function bundle, which each cold start reads, compiles and maps for the source map. The
  * functional form here builds the same core schemas (`z.optional(s)` is `s.optional()`, a check
  * is `s.check(z.regex(…))` where classic writes `s.regex(…)`), so parsing, issues and the JSON
  * Schema of a schema are the classic ones (docs/performance.md, Function bundles). The classic
