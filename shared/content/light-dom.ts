@@ -905,6 +905,8 @@ export function parseLightDocument(html: string, options: { pruned?: ReadonlySet
   let packing: { table: LightElement; packed: PackedTable } | null = null;
   // Open tables, `<code>` and `<pre>` elements: a table inside one is not packed (see `packTables`).
   let packBlockers = 0;
+  // The tables open in the parse, innermost last (every open element is an ancestor of `current`).
+  const openTables: LightElement[] = [];
   const structuredData: string[] = [];
   let structuredChars = 0;
   // The JSON-LD script being read (its text so far), or null.
@@ -1054,6 +1056,7 @@ export function parseLightDocument(html: string, options: { pruned?: ReadonlySet
         if (name === "form") forms.push(el);
         current.appendChild(el);
         current = el;
+        if (name === "table") openTables.push(el);
         if (packTables && (name === "table" || name === "code" || name === "pre")) {
           // Its rows and cells will be the deepest elements: packed, none may reach the depth limit.
           if (name === "table" && packBlockers === 0 && depth + 3 < MAX_DEPTH) {
@@ -1084,7 +1087,10 @@ export function parseLightDocument(html: string, options: { pruned?: ReadonlySet
         // whitespace carries nothing, and the rest is kept as text before the table.
         if (TABLE_STRUCTURE.has(current.nodeName)) {
           if (/^[\t\n\f\r ]*$/.test(text)) return;
-          let table: LightElement = current;
+          // Before the innermost open table, however deep the structure inside it: htmlparser2
+          // nests rows in rows and groups (`<tr><thead><tr>`), and text left inside a row was read as
+          // one of its cells (a crash). Outside any table, up to three levels up, as before.
+          let table: LightElement = openTables.at(-1) ?? current;
           for (let up = 0; up < 3 && table.nodeName !== "TABLE" && table.parentNode !== null; up++) table = table.parentNode;
           const host = table.parentNode;
           if (host !== null) {
@@ -1119,6 +1125,7 @@ export function parseLightDocument(html: string, options: { pruned?: ReadonlySet
           return;
         }
         if (el !== null && el !== undefined) {
+          if (el === openTables.at(-1)) openTables.pop();
           if (packTables) {
             if (el === packing?.table) finishPacking();
             const n = el.nodeName;

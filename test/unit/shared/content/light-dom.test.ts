@@ -1,9 +1,11 @@
 /**
  * The light tree's compact members: the three facts kept in one packed field read back as the
- * fields they replace, and `hasAttributes()` is false only when no attribute look-up can answer.
+ * fields they replace, `hasAttributes()` is false only when no attribute look-up can answer, and
+ * text inside table structure goes before its table.
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { htmlToMarkdown } from "../../../../shared/content/html-to-markdown";
 import { type LightElement, parseLightDocument } from "../../../../shared/content/light-dom";
 
 /** The first element of a parsed body. */
@@ -80,5 +82,33 @@ describe("LightElement.hasAttributes", () => {
     const el = firstElement('<div align="right">x</div>');
     expect(el.cloneNode(true).hasAttributes()).toBe(true);
     expect(firstElement("<div>x</div>").cloneNode(true).hasAttributes()).toBe(false);
+  });
+});
+
+describe("text in table structure", () => {
+  const rowsInRows = "<table><tr><td>a</td></tr><tr><thead><tr><thead><tr><td>b</td>moved</tr></thead></thead></tr></table>";
+
+  it("goes before the innermost open table however deep the rows and groups inside it nest", () => {
+    const body = parseLightDocument(`<p>p</p>${rowsInRows}`).body;
+    const texts: string[] = [];
+    const inRows = (el: LightElement): void => {
+      for (let n = el.firstChild; n !== null; n = n.nextSibling) {
+        if (n.nodeType === 3 && el.nodeName !== "TD") texts.push(n.data);
+        if (n.nodeType === 1) inRows(n);
+      }
+    };
+    const table = body.lastChild as LightElement;
+    inRows(table);
+    expect(texts).toEqual([]);
+    expect(table.previousSibling?.nodeType === 3 ? table.previousSibling.data : null).toBe("moved");
+  });
+
+  it("no longer crashes the conversion (it was read as a row's cell), in either mode and format", () => {
+    for (const mainContent of [false, true]) {
+      for (const format of ["markdown", "text"] as const) {
+        const { markdown } = htmlToMarkdown(rowsInRows, { baseUrl: "https://example.com/", mainContent, format });
+        expect(markdown.startsWith("moved")).toBe(true);
+      }
+    }
   });
 });
