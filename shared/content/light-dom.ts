@@ -1137,7 +1137,7 @@ export function parseLightDocument(html: string, options: { pruned?: ReadonlySet
       },
     },
     { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true, recognizeSelfClosing: false },
-    { attributeLists: true },
+    { attributeLists: true, headingEndTags: true },
   );
   parser.end(html);
   if (packing !== null) finishPacking();

@@ -212,7 +212,28 @@ export interface LinearParserOptions {
    * it implies from `</br>`), not as an object. The handler must not set `onattribute`.
    */
   attributeLists?: boolean;
+  /**
+   * HTML's rule for a heading's end tag: `</h3>` closes an open `<h2>` (any of h1–h6 closes the
+   * nearest open heading), where htmlparser2 ignores an end tag whose own name is not open, so a
+   * page's `<h2>Title</h3>` swallowed the rest of the page into the heading. Looked for among
+   * the {@link HEADING_END_REACH} innermost open elements, stopping at a table cell, caption,
+   * table or template (the spec's scope): bounded work per end tag. The events then differ from
+   * htmlparser2's for such pages, as browsers' trees do.
+   */
+  headingEndTags?: boolean;
 }
+
+/** The heading names, for {@link LinearParserOptions.headingEndTags}. */
+const HEADINGS: ReadonlySet<string> = new Set(["h1", "h2", "h3", "h4", "h5", "h6"]);
+/** Where a heading's end tag stops looking for an open heading (HTML's scope markers that occur inside a body). */
+const HEADING_SCOPE_ENDS: ReadonlySet<string> = new Set(["td", "th", "caption", "table", "template", "html", "marquee", "object", "applet"]);
+/**
+ * How many open elements a heading's end tag looks through for an open heading: a heading's
+ * markup is a few levels deep (`<h2><a><span>`), and a bound keeps each end tag O(1) whatever
+ * the nesting (an unbounded look on a page of many mismatched end tags over deep nesting would be
+ * quadratic).
+ */
+export const HEADING_END_REACH = 8;
 
 /** The private members of htmlparser2's Tokenizer that {@link SkippingTokenizer} reads and writes (htmlparser2 12.0.0). */
 interface TokenizerInternals {
@@ -495,6 +516,7 @@ export type TableRun = (buffer: string, at: number, top: string) => number;
 
 export class LinearParser extends Parser {
   private readonly attributeLists: boolean;
+  private readonly headingEndTags: boolean;
   /**
    * The handler's {@link TableRun} while it has one (set while it packs a table), else null: the
    * tokenizer asks only then, so other markup pays one look at this field per `<`.
@@ -509,6 +531,31 @@ export class LinearParser extends Parser {
     self.foreignContext = new TopFirstStack<number>([0]);
     if (own.attributeLists === true && cbs.onattribute !== undefined) throw new TypeError("attributeLists: the handler must not set onattribute");
     this.attributeLists = own.attributeLists === true;
+    this.headingEndTags = own.headingEndTags === true;
+  }
+
+  /** htmlparser2's onclosetag, and with `headingEndTags` HTML's rule for a heading's end tag whose own name is not open. */
+  override onclosetag(start: number, endIndex: number): void {
+    // Only two-character names can be headings: other end tags pay one subtraction.
+    if (this.headingEndTags && endIndex - start === 2) {
+      const self = this as unknown as ParserInternals & { popElement(implied: boolean): void; readTagName(start: number, endIndex: number): string };
+      const name = self.readTagName(start, endIndex);
+      if (self.htmlMode && HEADINGS.has(name) && !self.stack.includes(name)) {
+        const depth = self.stack.length;
+        for (let i = 0; i < Math.min(depth, HEADING_END_REACH); i++) {
+          const open = self.stack.at(i)!;
+          if (HEADING_SCOPE_ENDS.has(open)) break;
+          if (!HEADINGS.has(open)) continue;
+          self.endIndex = endIndex;
+          for (let k = 0; k < i; k++) self.popElement(true);
+          self.popElement(false);
+          break;
+        }
+        self.startIndex = endIndex + 1;
+        return;
+      }
+    }
+    super.onclosetag(start, endIndex);
   }
 
   /** htmlparser2's onattribname, with the common names as shared strings (see {@link KNOWN_ATTRIBUTE_NAMES}). */

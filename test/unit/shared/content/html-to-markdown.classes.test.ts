@@ -58,3 +58,15 @@ describe("tables with many rows convert in one pass", () => {
     expect(out.split("\n").filter((l) => /^\| r\d+ +\|$/.test(l))).toHaveLength(12_000);
   });
 });
+
+describe("a heading closed with another level's end tag", () => {
+  // <h2>…</h3> is closed by HTML's rule (browsers do the same); htmlparser2 left the heading open
+  // and the rest of the page became its text, which main-content mode then lost as a long heading.
+  const page = `<title>Page</title><article><h1>The story</h1><h2>A subhead</h3>${"<p>One sentence of the article that goes on for a while, with a clause.</p>".repeat(6)}</article>`;
+  it.each([false, true])("ends at that tag and keeps the paragraphs after it as paragraphs (main_content %s)", (mainContent) => {
+    const out = convert(page, mainContent);
+    expect(out).toContain("## A subhead\n\nOne sentence of the article");
+    expect(out.match(/One sentence of the article/g)).toHaveLength(6);
+    expect(convert(page, mainContent, "text")).toContain("A subhead\n\nOne sentence of the article");
+  });
+});

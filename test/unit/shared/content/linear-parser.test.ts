@@ -3,7 +3,7 @@ import path from "node:path";
 import fc from "fast-check";
 import { Parser, type Handler } from "htmlparser2";
 import { describe, expect, it } from "vitest";
-import { AttributeList, LinearParser, NO_ATTRIBUTES } from "../../../../shared/content/linear-parser";
+import { AttributeList, HEADING_END_REACH, LinearParser, NO_ATTRIBUTES } from "../../../../shared/content/linear-parser";
 import { loadCorpus } from "../../../../scripts/lib/corpus";
 import { ORDINARY_SHAPE, PATHOLOGICAL_SHAPES } from "../../../../scripts/lib/cost-shapes";
 import { findSharedDir } from "../../../../scripts/lib/shared-dir";
@@ -163,5 +163,57 @@ describe("LinearParser", () => {
   // are compared as JSON text: the same exact check, without deep-equality's cost on long lists.
   it.skipIf(CORPUS === "" || !existsSync(CORPUS))("reports exactly htmlparser2's events on every corpus page", { timeout: 120_000 }, () => {
     for (const page of loadCorpus(CORPUS)) expect(JSON.stringify(events(LinearParser, page.html)), page.name).toBe(JSON.stringify(events(Parser, page.html)));
+  });
+});
+
+/** LinearParser with HTML's rule for heading end tags. */
+class HeadingEndParser extends LinearParser {
+  constructor(cbs: Partial<Handler>, options?: ConstructorParameters<typeof Parser>[1]) {
+    super(cbs, options, { headingEndTags: true });
+  }
+}
+/** The open and close events only, as `<name`, `</name` and `</name*` (implied). */
+const tags = (html: string, ParserClass: typeof Parser = HeadingEndParser) =>
+  events(ParserClass, html)
+    .filter((e) => e.startsWith("<"))
+    .map((e) => {
+      const [name, flag] = e.split(" ");
+      return e.startsWith("</") && flag!.startsWith("true") ? `${name}*` : name!;
+    });
+
+describe("LinearParser's headingEndTags", () => {
+  it("closes the open heading at a heading end tag of another level, as HTML does (htmlparser2 ignores it)", () => {
+    expect(tags("<h2>Title</h3><p>Body</p>")).toEqual(["<h2", "</h2", "<p", "</p"]);
+    expect(tags("<h2>Title</h3><p>Body</p>", Parser)).toEqual(["<h2", "<p", "</p", "</h2*"]);
+    // Elements left open inside the heading close with it (implied), the heading itself not.
+    expect(tags("<h1><a href=x><b>T</h4>after")).toEqual(["<h1", "<a", "<b", "</b*", "</a*", "</h1"]);
+    // A heading that a later heading's start tag closed: the end tag closes the one open (HTML's tree too).
+    expect(tags("<h2>a<h3>b</h2>c")).toEqual(["<h2", "</h2*", "<h3", "</h3"]);
+  });
+
+  it("leaves end tags whose own element is open, and other end tags, to htmlparser2", () => {
+    for (const html of ["<h2>a</h2></h3>b", "<div><p>a</div></span></h9>", "</h2>stray", "<h3>x</h3>", "<p>a</p></br>"]) {
+      expect(events(HeadingEndParser, html)).toEqual(events(Parser, html));
+    }
+  });
+
+  it("looks no further than a table cell or table, and no deeper than HEADING_END_REACH open elements", () => {
+    const inCell = "<h2><table><tr><td>x</h3>y</td></tr></table>z</h2>";
+    expect(events(HeadingEndParser, inCell)).toEqual(events(Parser, inCell));
+    const within = `<h2>${"<span>".repeat(HEADING_END_REACH - 1)}t</h3>after`;
+    expect(tags(within).slice(-2)).toEqual(["</span*", "</h2"]);
+    const beyond = `<h2>${"<span>".repeat(HEADING_END_REACH)}t</h3>after`;
+    expect(events(HeadingEndParser, beyond)).toEqual(events(Parser, beyond));
+  });
+
+  it("gives htmlparser2's events where no other heading is open at a heading's end tag", () => {
+    // One heading level only: each </h2> either closes its own heading (htmlparser2's path) or finds none open.
+    const withHeadings = fc.array(fc.constantFrom(...MARKUP_PIECES, "<h2>", "</h2>", "<H2 id=x>", "</H2 >"), { maxLength: 40 }).map((p) => p.join(""));
+    fc.assert(
+      fc.property(withHeadings, (html) => {
+        expect(events(HeadingEndParser, html)).toEqual(events(Parser, html));
+      }),
+      { numRuns: 300 },
+    );
   });
 });
