@@ -110,6 +110,9 @@ describe("text in table structure", () => {
         expect(markdown.startsWith("moved")).toBe(true);
       }
     }
+  });
+});
+
 describe("the light tree's headings", () => {
   it("end at another level's heading end tag, as HTML's tree does: the article after <h2>…</h3> is not inside the heading", () => {
     const body = parseLightDocument("<article><h2 class=excerpt>Sums it up</h3><div><h3>Ad</h3></div><p>The story.</p></article>").body;
