@@ -544,8 +544,13 @@ function tableRules(): { rules: Record<string, TurndownService.Rule> } & Omit<Li
     return chunks.length === 1 ? chunks[0]! : chunks.join("");
   };
 
-  /** What {@link writePacked} wrote for each packed table (the rules may ask twice; the parts are not in the tree to be walked again). */
-  const packedContent = new Map<TableNode, string>();
+  /**
+   * What {@link writePacked} wrote for each packed table (the rules may ask twice; the parts are
+   * not in the tree to be walked again). Weak, and emptied by forgetTrees: one service converts
+   * page after page in a long-lived worker, and a strong map would keep every packed table it
+   * ever wrote, with its page's text.
+   */
+  let packedContent = new WeakMap<TableNode, string>();
 
   /**
    * {@link writeRegular} for a table whose rows and cells the parse packed (light-dom.ts's
@@ -741,6 +746,7 @@ function tableRules(): { rules: Record<string, TurndownService.Rule> } & Omit<Li
   partRules.set("TD", cell).set("TH", cell).set("TR", rules.webgateTableRow!).set("THEAD", group).set("TBODY", group).set("TFOOT", group);
   const forgetTrees = (): void => {
     facts.clear();
+    packedContent = new WeakMap();
     rowIndex.clear();
     lastTable = undefined;
     lastSkipped = false;
