@@ -541,12 +541,13 @@ export class LinearParser extends Parser {
       const self = this as unknown as ParserInternals & { popElement(implied: boolean): void; readTagName(start: number, endIndex: number): string };
       const name = self.readTagName(start, endIndex);
       if (self.htmlMode && HEADINGS.has(name) && !self.stack.includes(name)) {
+        // As htmlparser2's onclosetag: the event's end, whether or not a heading closes.
+        self.endIndex = endIndex;
         const depth = self.stack.length;
         for (let i = 0; i < Math.min(depth, HEADING_END_REACH); i++) {
           const open = self.stack.at(i)!;
           if (HEADING_SCOPE_ENDS.has(open)) break;
           if (!HEADINGS.has(open)) continue;
-          self.endIndex = endIndex;
           for (let k = 0; k < i; k++) self.popElement(true);
           self.popElement(false);
           break;
