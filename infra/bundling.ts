@@ -49,8 +49,9 @@ export const FUNCTION_BUNDLING = {
   // than parsing the minified, tree-shaken copy. Bundled, the version is the one the tests ran
   // against (3.1164), instead of whatever the runtime ships that month. The only externals are
   // files that ship beside the bundle: the data files ({@link BUNDLE_DATA_FILES}) and the Lambda
-  // client's own bundle ({@link LAMBDA_CLIENT_BUNDLE}).
-  externalModules: [...BUNDLE_DATA_FILES.map((file) => file.request), "./lambda-client.mjs"] as string[],
+  // client's own bundle ({@link LAMBDA_CLIENT_BUNDLE}) and the conversion pipeline's
+  // ({@link RENDER_DOCUMENT_BUNDLE}).
+  externalModules: [...BUNDLE_DATA_FILES.map((file) => file.request), "./lambda-client.mjs", "./render-document.mjs"] as string[],
   // Modules a dependency loads but webgate never runs, replaced by a stub that throws
   // (infra/bundle-stubs/unused-module.ts says why each is unused): 230 KB of domino, and its
   // start-up work at every cold start. The AWS SDK's credential sources that a Lambda function
@@ -71,6 +72,10 @@ export const FUNCTION_BUNDLING = {
     // The Lambda client (the fetch and MCP functions invoke the render function with it) is a
     // bundle of its own beside index.mjs, imported on the first render: LAMBDA_CLIENT_BUNDLE.
     "@aws-sdk/client-lambda": "./infra/bundle-stubs/lambda-client-loader.ts",
+    // The conversion pipeline (shared/content/render.ts, which converter.ts imports by this
+    // name) is a bundle of its own beside index.mjs, imported on the first conversion:
+    // RENDER_DOCUMENT_BUNDLE.
+    "#render-document": "./infra/bundle-stubs/render-document-loader.ts",
   },
 } as const;
 
@@ -180,11 +185,42 @@ export function lambdaClientEsbuildOptions(projectRoot: string, outDir: string):
 }
 
 /**
+ * /fetch's conversion pipeline (shared/content/render.ts and all that only it imports: the
+ * decoders' tables, the main-content extractor, htmlparser2, turndown), bundled on its own with
+ * the same settings into render-document.mjs beside index.mjs, for the functions that read pages
+ * (fetch and MCP: {@link readerSideFileCommands}). Their bundles reach it through
+ * infra/bundle-stubs/render-document-loader.ts, which must name the same file (a test checks).
+ * A cold start that converts nothing (a cache hit, a refusal, a PDF) neither reads nor compiles
+ * it; the first conversion of an instance does, once (~160 KB minified, which every cold start
+ * compiled before).
+ */
+export const RENDER_DOCUMENT_BUNDLE = {
+  entry: "infra/bundle-stubs/render-document-entry.ts",
+  outFile: "render-document.mjs",
+} as const;
+
+/** The aliases of the side bundles: the functions' ones, the loaders that stand in for the side bundles left out. */
+function sideBundleAlias(): Record<string, string> {
+  const { "@aws-sdk/client-lambda": _lambdaLoader, "#render-document": _renderLoader, ...alias } = FUNCTION_BUNDLING.alias;
+  return alias;
+}
+
+/** esbuild JS API options for the conversion pipeline's bundle, written to `outDir`. */
+export function renderDocumentEsbuildOptions(projectRoot: string, outDir: string): BuildOptions {
+  return { ...esbuildOptions(`${projectRoot}/${RENDER_DOCUMENT_BUNDLE.entry}`, `${outDir}/${RENDER_DOCUMENT_BUNDLE.outFile}`, projectRoot), alias: sideBundleAlias() };
+}
+
+/** Shell commands (run by NodejsFunction in the project root) that build the conversion pipeline's bundle into an asset. */
+export function renderDocumentCommands(inputDir: string, outputDir: string): string[] {
+  return [sideBundleCommand(inputDir, outputDir, RENDER_DOCUMENT_BUNDLE.entry, RENDER_DOCUMENT_BUNDLE.outFile, sideBundleAlias(), FUNCTION_BUNDLING.externalModules)];
+}
+
+/**
  * The esbuild CLI command (run by NodejsFunction in the project root) that bundles `entry` into
  * `outputDir/outFile` with {@link FUNCTION_BUNDLING}'s settings and the given aliases: what
  * NodejsFunction itself runs for a function, for the side bundles beside index.mjs.
  */
-function sideBundleCommand(inputDir: string, outputDir: string, entry: string, outFile: string, alias: Readonly<Record<string, string>>): string {
+function sideBundleCommand(inputDir: string, outputDir: string, entry: string, outFile: string, alias: Readonly<Record<string, string>>, external: readonly string[] = []): string {
   const b = FUNCTION_BUNDLING;
   return [
     shellQuote(`${inputDir}/node_modules/.bin/esbuild`),
@@ -200,6 +236,7 @@ function sideBundleCommand(inputDir: string, outputDir: string, entry: string, o
     `--main-fields=${b.mainFields.join(",")}`,
     shellQuote(`--banner:js=${b.banner}`),
     ...Object.entries(alias).map(([from, to]) => shellQuote(`--alias:${from}=${to}`)),
+    ...external.map((request) => shellQuote(`--external:${request}`)),
     "--log-level=warning",
   ].join(" ");
 }
@@ -213,10 +250,10 @@ export function lambdaClientCommands(inputDir: string, outputDir: string): strin
 
 /**
  * What the functions that read pages (fetch and MCP) add to their assets after bundling: the PDF
- * worker with pdf.js's CMaps and the Lambda client bundle.
+ * worker with pdf.js's CMaps, the Lambda client bundle and the conversion pipeline's bundle.
  */
 export function readerSideFileCommands(inputDir: string, outputDir: string): string[] {
-  return [...pdfWorkerCommands(inputDir, outputDir), ...lambdaClientCommands(inputDir, outputDir)];
+  return [...pdfWorkerCommands(inputDir, outputDir), ...lambdaClientCommands(inputDir, outputDir), ...renderDocumentCommands(inputDir, outputDir)];
 }
 
 /** Shell commands (run by NodejsFunction in the project root) that add the PDF worker to an asset. */

@@ -5,14 +5,15 @@
  * `node` processes that import the bundle with the environment a Lambda function would have, next
  * to the same for an empty module. For comparison each function is also measured with the AWS
  * SDK left to the runtime (the other side of the choice infra/bundling.ts documents) and without
- * `--enable-source-maps`.
+ * `--enable-source-maps`, and the conversion pipeline's side bundle, which the first conversion
+ * of an instance imports.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { build, type Metafile } from "esbuild";
-import { BUNDLE_FILE_NAME, copyBundleDataFiles, esbuildOptions } from "../../infra/bundling";
+import { BUNDLE_FILE_NAME, RENDER_DOCUMENT_BUNDLE, copyBundleDataFiles, esbuildOptions, renderDocumentEsbuildOptions } from "../../infra/bundling";
 import { ENV } from "../../shared/config";
 import { METRICS_NAMESPACE } from "../../shared/observability/metric-names";
 import type { BenchSection } from "./bench-section";
@@ -58,6 +59,8 @@ interface Variant {
   external?: string[];
   /** Runs without NODE_OPTIONS=--enable-source-maps (comparison). */
   noSourceMaps?: boolean;
+  /** The conversion pipeline's side bundle (render-document.mjs) instead of the route's index.mjs: what the first conversion adds. */
+  pipeline?: boolean;
 }
 
 const SDK_EXTERNAL = ["@aws-sdk/*", "@smithy/*"];
@@ -70,6 +73,7 @@ const VARIANTS: Variant[] = [
   { name: "search, SDK from the runtime (comparison)", route: "search", external: SDK_EXTERNAL },
   { name: "fetch, no --enable-source-maps (comparison)", route: "fetch", noSourceMaps: true },
   { name: "search, no --enable-source-maps (comparison)", route: "search", noSourceMaps: true },
+  { name: "fetch's conversion pipeline, imported on the first conversion", route: "fetch", pipeline: true },
   { name: "empty module", route: null },
 ];
 
@@ -153,10 +157,16 @@ export async function benchBundles(options: BundleBenchOptions): Promise<{ secti
   const built: Array<{ variant: Variant; outfile: string; env: Record<string, string>; bytes: number; top: BundleResult["top"] }> = [];
   for (const variant of VARIANTS) {
     const dir = path.join(options.outDir, variant.name.replace(/[^a-z0-9]+/gi, "-").replace(/-$/, ""));
-    const outfile = path.join(dir, BUNDLE_FILE_NAME);
+    const outfile = path.join(dir, variant.pipeline ? RENDER_DOCUMENT_BUNDLE.outFile : BUNDLE_FILE_NAME);
     let bytes = 0;
     let top: BundleResult["top"] = [];
-    if (variant.route === null) {
+    if (variant.pipeline) {
+      const result = await build({ ...renderDocumentEsbuildOptions(options.repoRoot, dir), metafile: true, logLevel: "warning" });
+      copyBundleDataFiles(options.repoRoot, dir);
+      const output = Object.entries(result.metafile.outputs).find(([name]) => name.endsWith(RENDER_DOCUMENT_BUNDLE.outFile))![1];
+      bytes = output.bytes;
+      top = topContributors(output.inputs, 8);
+    } else if (variant.route === null) {
       mkdirSync(dir, { recursive: true });
       writeFileSync(outfile, "export const handler = async () => ({ statusCode: 200, body: '' });\n");
     } else {
@@ -202,6 +212,7 @@ export async function benchBundles(options: BundleBenchOptions): Promise<{ secti
     }),
     ...deployed.map((r) => `largest in ${r.name} (KB): ${r.top.map((t) => `${t.source} ${kb(t.bytes)}`).join(", ")}`),
     `cold import: median of ${options.runs} fresh node ${process.version} processes with a Lambda-like environment (NODE_OPTIONS=--enable-source-maps), variants interleaved round by round; "SDK from the runtime" loads the SDK from node_modules at import, as Lambda loads its own copy`,
+    `"conversion pipeline": ${RENDER_DOCUMENT_BUNDLE.outFile}, which the fetch and MCP functions import on their first conversion (a cache hit, a refusal or a PDF needs none), imported alone in a fresh process: with the Node modules the function has already loaded, so an upper bound of what the first conversion adds`,
     `import CPU: user + system time of the process during the import (all threads); on a loaded machine (load average ${loadAverage()}) compare builds by it, the targets are wall times on an idle machine`,
   ];
   return {

@@ -1,5 +1,8 @@
 import type { Deadline } from "../deadline";
-import { renderDocument, type RenderedDocument, type RenderInput } from "./render";
+import type { RenderedDocument, RenderInput } from "./render";
+// render.ts itself (package.json "imports"); the Lambda bundles load it from a file of its own on
+// the first conversion instead (infra/bundling.ts, RENDER_DOCUMENT_BUNDLE).
+import { renderDocument } from "#render-document";
 
 /** A document to convert: everything {@link renderDocument} takes but the deadline. */
 export type ConversionInput = Omit<RenderInput, "deadline">;

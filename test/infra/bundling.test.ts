@@ -13,15 +13,19 @@ import {
   FUNCTION_BUNDLING,
   LAMBDA_CLIENT_BUNDLE,
   PDF_WORKER_BUNDLE,
+  RENDER_DOCUMENT_BUNDLE,
   copyBundleDataFiles,
   esbuildOptions,
   lambdaClientEsbuildOptions,
   pdfWorkerEsbuildOptions,
   readerSideFileCommands,
+  renderDocumentEsbuildOptions,
 } from "../../infra/bundling";
 import { REPO_ROOT } from "../../infra/webgate-stack";
 import { generateArticleHtml } from "../../scripts/lib/article-html";
 import { renderDocument, type RenderInput, type RenderedDocument } from "../../shared/content/render";
+import { inProcessConverter, type ConversionInput } from "../../shared/content/converter";
+import { isWebgateError } from "../../shared/errors";
 import { PDF_CMAP_DIR, PDF_WORKER_FILE, type readPdf } from "../../shared/content/pdf";
 import * as credentialStubs from "../../infra/bundle-stubs/unused-credential-providers";
 import { CPU_WORK_TIMEOUT_MS } from "../helpers/cpu-work";
@@ -69,9 +73,10 @@ describe("function bundling", () => {
         "@aws-sdk/credential-provider-process": "./infra/bundle-stubs/unused-credential-providers.ts",
         "@aws-sdk/credential-provider-web-identity": "./infra/bundle-stubs/unused-credential-providers.ts",
         "@aws-sdk/client-lambda": "./infra/bundle-stubs/lambda-client-loader.ts",
+        "#render-document": "./infra/bundle-stubs/render-document-loader.ts",
       },
     });
-    expect(options.external).toEqual(["./multi-byte.encodings.json", "./lambda-client.mjs"]);
+    expect(options.external).toEqual(["./multi-byte.encodings.json", "./lambda-client.mjs", "./render-document.mjs"]);
     expect(BUNDLE_FILE_NAME).toBe("index.mjs");
   });
 
@@ -357,6 +362,93 @@ process.send(out, () => process.exit(0));
   });
 });
 
+describe("the conversion pipeline beside the bundle", () => {
+  /** What a conversion gave: the document, or the error with every field the route reads. */
+  type Outcome = { document: RenderedDocument } | { error: Record<string, unknown>; webgate: boolean } | { bug: string };
+
+  const INPUTS: ConversionInput[] = [
+    { body: readFileSync(path.join(REPO_ROOT, "test/fixtures/content/article.html")), contentType: "text/html; charset=utf-8", finalUrl: "https://example.com/a/page.html", mainContent: true },
+    { body: readFileSync(path.join(REPO_ROOT, "test/fixtures/content/article.html")), contentType: "text/html", finalUrl: "https://example.com/a/page.html", mainContent: false, format: "text" },
+    // The CJK tables: the data file beside the bundles, which the pipeline's bundle requires.
+    { body: iconv.encode("<html><head><title>T</title></head><body><article><h1>Head</h1><p>日本語のテキストです。</p></article></body></html>", "Shift_JIS"), contentType: "text/html; charset=Shift_JIS", finalUrl: "https://example.com/", mainContent: false },
+    { body: Buffer.from("plain text\n"), contentType: "text/plain", finalUrl: "https://example.com/a.txt", mainContent: true },
+    // The errors a conversion throws: the function's own WebgateError, every field as unbundled.
+    { body: Buffer.from("<html><head><title>Empty</title></head><body><div id=\"root\"></div><script src=\"/app.js\"></script></body></html>"), contentType: "text/html", finalUrl: "https://example.com/", mainContent: true },
+    { body: Buffer.from([0, 1, 2, 3, 0, 0, 255, 254, 0, 7]), contentType: "application/octet-stream", finalUrl: "https://example.com/blob", mainContent: true },
+    { body: Buffer.from([0x3c, 0x70, 0x3e, 0xff, 0xfe, 0xfd]), contentType: "text/html; charset=utf-8", finalUrl: "https://example.com/", mainContent: true },
+  ];
+
+  function outcomeOf(error: unknown, webgate: boolean): Outcome {
+    if (!webgate) return { bug: String(error) };
+    const e = error as Record<string, unknown>;
+    return { error: Object.fromEntries(["name", "code", "message", "status", "retryable", "expose", "details", "headers", "logReason"].map((k) => [k, e[k]])), webgate };
+  }
+
+  /**
+   * converter.ts bundled as the functions bundle it, in `dir`, with or without the pipeline's
+   * bundle beside it, and a script that converts {@link INPUTS} through it in a fresh `node`
+   * (vitest would route the bundle's own `import()` through its module runner).
+   */
+  async function bundleConverter(dir: string, withPipeline: boolean): Promise<string> {
+    rmSync(dir, { recursive: true, force: true });
+    const built = await build({ ...esbuildOptions(path.join(REPO_ROOT, "test/helpers/converter-outcomes.ts"), path.join(dir, "converter.mjs"), REPO_ROOT), metafile: true, logLevel: "silent" });
+    const inputs = Object.keys(built.metafile.inputs);
+    expect(inputs).toContain("infra/bundle-stubs/render-document-loader.ts");
+    expect(inputs.some((f) => f === "shared/content/render.ts" || f.includes("node_modules/htmlparser2/") || f.includes("node_modules/turndown/"))).toBe(false);
+    copyBundleDataFiles(REPO_ROOT, dir);
+    if (withPipeline) {
+      const pipeline = await build({ ...renderDocumentEsbuildOptions(REPO_ROOT, dir), metafile: true, logLevel: "silent" });
+      expect(Object.keys(pipeline.metafile.inputs)).toContain("shared/content/render.ts");
+    }
+    const script = path.join(dir, "convert.mjs");
+    writeFileSync(
+      script,
+      `import { readFileSync } from "node:fs";
+import { convertAll } from "./converter.mjs";
+const inputs = JSON.parse(readFileSync(process.argv[2], "utf8")).map((i) => ({ ...i, body: Buffer.from(i.body, "base64") }));
+process.stdout.write(JSON.stringify(await convertAll(inputs)));
+`,
+    );
+    return script;
+  }
+
+  function convertInChild(script: string): Outcome[] {
+    const file = path.join(path.dirname(script), "inputs.json");
+    writeFileSync(file, JSON.stringify(INPUTS.map((i) => ({ ...i, body: Buffer.from(i.body).toString("base64") }))));
+    return JSON.parse(execFileSync(process.execPath, [script, file], { env: { PATH: process.env.PATH ?? "" }, encoding: "utf8" })) as Outcome[];
+  }
+
+  it("converts through the bundled converter and the pipeline's own bundle exactly as unbundled: documents and errors", { timeout: CPU_WORK_TIMEOUT_MS }, async () => {
+    const expected: Outcome[] = [];
+    for (const input of INPUTS) {
+      try {
+        expected.push({ document: await inProcessConverter.convert(input, undefined) });
+      } catch (error) {
+        expected.push(outcomeOf(error, isWebgateError(error)));
+      }
+    }
+    // Every kind of outcome is covered: documents, and three different error codes.
+    expect(expected.filter((o) => "document" in o)).toHaveLength(4);
+    expect(new Set(expected.map((o) => ("error" in o ? o.error.code : "document")))).toEqual(new Set(["document", "no_readable_content", "unsupported_content_type", "decode_failed"]));
+
+    const script = await bundleConverter(path.join(REPO_ROOT, "cdk.out", "test-bundle", "render-document"), true);
+    // JSON both sides: the documents hold no undefined field the comparison could hide.
+    expect(convertInChild(script)).toEqual(JSON.parse(JSON.stringify(expected)));
+  });
+
+  it("fails a conversion as a bug (500 internal), never as a request error, when the pipeline's file is missing", { timeout: CPU_WORK_TIMEOUT_MS }, async () => {
+    const script = await bundleConverter(path.join(REPO_ROOT, "cdk.out", "test-bundle", "render-document-missing"), false);
+    for (const outcome of convertInChild(script)) expect(outcome).toEqual({ bug: expect.stringContaining(RENDER_DOCUMENT_BUNDLE.outFile) });
+  });
+
+  it("keeps the pipeline out of the fetch handler's bundle, which loads it from beside itself", { timeout: CPU_WORK_TIMEOUT_MS }, async () => {
+    const built = await buildFetchHandler();
+    const inputs = Object.keys(built.metafile.inputs);
+    expect(inputs.some((f) => f.startsWith("shared/content/extract/") || f === "shared/content/html-to-markdown.ts" || f.includes("node_modules/turndown/"))).toBe(false);
+    expect(built.outputFiles.find((f) => f.path.endsWith(".mjs"))!.text).toContain(JSON.stringify(`./${RENDER_DOCUMENT_BUNDLE.outFile}`));
+  });
+});
+
 describe("the CDK construct and the bench build the same bundle", () => {
   it("NodejsFunction's asset equals esbuild run with esbuildOptions()", async () => {
     const outdir = mkdtempSync(path.join(os.tmpdir(), "webgate-bundle-"));
@@ -373,7 +465,7 @@ describe("the CDK construct and the bench build the same bundle", () => {
     }
   }, CPU_WORK_TIMEOUT_MS);
 
-  it("ships the PDF worker, pdf.js's CMaps, the Lambda client and the data files in the fetch function's asset", async () => {
+  it("ships the PDF worker, pdf.js's CMaps, the Lambda client, the conversion pipeline and the data files in the fetch function's asset", async () => {
     const outdir = mkdtempSync(path.join(os.tmpdir(), "webgate-bundle-"));
     try {
       const asset = synthFunctionAsset(outdir, { entry: path.join(REPO_ROOT, "functions/fetch/handler.ts"), serviceName: "webgate-fetch", memoryMb: 1024, timeoutS: 29, afterBundling: readerSideFileCommands });
@@ -387,6 +479,9 @@ describe("the CDK construct and the bench build the same bundle", () => {
       const client = await build({ ...lambdaClientEsbuildOptions(REPO_ROOT, path.join(outdir, "bench")), write: false, logLevel: "silent" });
       const clientCode = client.outputFiles.find((f) => f.path.endsWith(LAMBDA_CLIENT_BUNDLE.outFile))!.contents;
       expect(Buffer.from(clientCode).equals(readFileSync(path.join(asset, LAMBDA_CLIENT_BUNDLE.outFile)))).toBe(true);
+      const pipeline = await build({ ...renderDocumentEsbuildOptions(REPO_ROOT, path.join(outdir, "bench")), write: false, logLevel: "silent" });
+      const pipelineCode = pipeline.outputFiles.find((f) => f.path.endsWith(RENDER_DOCUMENT_BUNDLE.outFile))!.contents;
+      expect(Buffer.from(pipelineCode).equals(readFileSync(path.join(asset, RENDER_DOCUMENT_BUNDLE.outFile)))).toBe(true);
       // The data files the bundle requires from its own directory are there, byte for byte.
       for (const file of BUNDLE_DATA_FILES) {
         expect(readFileSync(path.join(asset, BUNDLE_FILE_NAME), "utf8")).toContain(JSON.stringify(file.request));
