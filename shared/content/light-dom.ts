@@ -451,9 +451,11 @@ export class LightElement extends LightBase {
   getElementsByTagName(name: string): LightElement[] {
     const wanted = name.toUpperCase();
     const out: LightElement[] = [];
+    // A packed table's parts are row groups, rows and cells only: for any other name the walk
+    // passes over them without building them (the main-content extractor asks for `h1`).
     this.walkElements((el) => {
       if (wanted === "*" || el.nodeName === wanted) out.push(el);
-    });
+    }, wanted === "*" || PACKED_PART_NAMES.has(wanted));
     return out;
   }
 
@@ -546,19 +548,23 @@ export class LightElement extends LightBase {
     return html;
   }
 
-  private walkElements(visit: (el: LightElement) => void): void {
-    this.unpack();
+  /** Visits the descendant elements in tree order; packed tables' parts only with `unpackTables` (which builds them). */
+  private walkElements(visit: (el: LightElement) => void, unpackTables = true): void {
+    if (unpackTables) this.unpack();
     const stack: LightNode[] = [];
     for (let n = this.lastChild; n !== null; n = n.previousSibling) stack.push(n);
     while (stack.length > 0) {
       const node = stack.pop()!;
       if (node.nodeType !== 1) continue;
       visit(node);
-      node.unpack();
+      if (unpackTables) node.unpack();
       for (let n = node.lastChild; n !== null; n = n.previousSibling) stack.push(n);
     }
   }
 }
+
+/** The element names a packed table's parts can have (see {@link PackedTable}). */
+const PACKED_PART_NAMES: ReadonlySet<string> = new Set(["THEAD", "TBODY", "TFOOT", "TR", "TD", "TH"]);
 
 /** A list of 32-bit integers that grows as it is pushed to (a packed table's figures per row and cell). */
 class IntList {
@@ -744,6 +750,25 @@ export class PackedTable {
   /** A cell's `style.textAlign`, as its element answers it. */
   cellTextAlign(cell: number): string {
     return styleOf(ownAttributeIn(this.attributesOfCell(cell), "style")).textAlign;
+  }
+
+  /**
+   * The parts that have attributes, each as the element it stands for on its own (see
+   * {@link cellNode}): for readers that judge parts by their attributes (the main-content
+   * extractor's hidden elements) without building the table. Most tables have none.
+   */
+  partsWithAttributes(table: LightElement): LightElement[] {
+    const out: LightElement[] = [];
+    this.groups.forEach((group, g) => {
+      if (hasAnyAttribute(group.attributes)) out.push(this.groupNode(table, g));
+    });
+    if (this.rowAttributes.size === 0 && this.cellAttributes.size === 0) return out;
+    for (let r = 0; r < this.rowCount; r++) {
+      if (this.rowAttributes.has(r)) out.push(this.rowNode(table, r));
+      if (this.cellAttributes.size === 0) continue;
+      for (let c = this.cellStart(r); c < this.cellEnd(r); c++) if (this.cellAttributes.has(c)) out.push(this.cellNode(table, r, c));
+    }
+    return out;
   }
 
   private attributesOfCell(cell: number): AttributeSource {

@@ -194,6 +194,11 @@ class FiguresTable {
     this.stamp = wider(this.stamp);
   }
 
+  /** Makes room for elements numbered up to `capacity` (numbered in another table sharing the numbers). */
+  fit(capacity: number): void {
+    if (capacity > this.stamp.length) this.grow(Math.max(capacity, 2 * this.stamp.length));
+  }
+
   /** Forgets every element's figures: the next walk starts. */
   reset(): void {
     this.generation++;
@@ -421,6 +426,18 @@ function measure(el: LightElement, t: FiguresTable, kept: (child: LightElement) 
       inlineCommas += t.inlineCommas[j]!;
     }
   }
+  // A packed table (a plain one: cells of text only, see light-dom.ts) is measured as a leaf: its
+  // text is its cells' texts, all inside block-level cells, with no link, image or other element.
+  const packed = el.firstChild === null ? el.packedTable : null;
+  if (packed !== null) {
+    for (const text of packed.cellTexts) {
+      if (text === null) continue;
+      countText(text);
+      chars += textChars;
+      commas += textCommas;
+      sentences += textSentences;
+    }
+  }
   const i = el.walkIndex;
   t.chars[i] = chars;
   t.linkChars[i] = linkChars;
@@ -466,7 +483,57 @@ export function extractMainContent(body: LightElement, options: ExtractOptions):
     return extract(body, options);
   } finally {
     activeMeter = undefined;
+    activeFigures = undefined;
   }
+}
+
+/**
+ * The figures tables of the extraction running now (module state, as {@link activeMeter}), for
+ * the packed tables built into trees in the middle of it (see {@link expandTable}).
+ */
+let activeFigures: { raw: FiguresTable; work: FiguresTable | null } | undefined;
+
+/** The most non-space characters of a cell that no scoring pass takes for a paragraph (see tryExtract). */
+const UNSCORED_CELL_CHARS = 24;
+
+/**
+ * The first walk's look at a packed table (light-dom.ts): kept packed, and measured as a leaf,
+ * when no walk before the cleaning could tell its parts apart: none is hidden (markFiltered) and
+ * no cell has the text of a paragraph the scoring would credit. Else it is built into the tree
+ * here, and the walk numbers its parts as any others. Never skips anything.
+ */
+function settleTable(el: LightElement): false {
+  const packed = el.firstChild === null ? el.packedTable : null;
+  if (packed === null) return false;
+  let leaf = !packed.partsWithAttributes(el).some(isHidden);
+  for (let c = 0; leaf && c < packed.cellTexts.length; c++) {
+    const text = packed.cellTexts[c];
+    if (text === null || text === undefined) continue;
+    countText(text);
+    leaf = textChars <= UNSCORED_CELL_CHARS;
+  }
+  if (!leaf) el.unpack();
+  return false;
+}
+
+/**
+ * Builds a packed table kept by the first walk into the tree, for a stage that tells its parts
+ * apart (the cleaning, the first words of a block, the lead's walk), with its parts numbered and
+ * measured as the first walk would have. Nothing for any other element. Each table is built at
+ * most once: linear.
+ */
+function expandTable(el: LightElement): void {
+  if (el.firstChild !== null || el.packedTable === null) return;
+  el.unpack();
+  const figures = activeFigures;
+  if (figures === undefined) return;
+  const { raw, work } = figures;
+  postOrder(el, () => false, (part) => {
+    if (part === el) return;
+    raw.number(part);
+    measure(part, raw, () => true);
+  });
+  work?.fit(raw.size);
 }
 
 /**
@@ -483,7 +550,8 @@ function extract(body: LightElement, options: ExtractOptions): ExtractResult {
   const raw = new FiguresTable(0);
   // The first headings (h1–h3), gathered by the first walk for the feed rule (articlesTitled).
   const headings: LightElement[] = [];
-  postOrder(body, () => false, (el) => {
+  activeFigures = { raw, work: null };
+  postOrder(body, settleTable, (el) => {
     raw.number(el);
     measure(el, raw, () => true);
     if (headings.length < TITLE_HEADINGS && (el.nodeName === "H1" || el.nodeName === "H2" || el.nodeName === "H3")) headings.push(el);
@@ -491,6 +559,7 @@ function extract(body: LightElement, options: ExtractOptions): ExtractResult {
   markFiltered(body, hidden, unlikely, raw);
   // One table for the attempts' walks and their cleaning, each starting it afresh.
   const work = new FiguresTable(raw.size);
+  activeFigures.work = work;
   const titleArticles = articlesTitled(headings, raw, titleMatcher(options.title));
 
   let best: Attempt | null = null;
@@ -614,6 +683,8 @@ function lazyVisibleText(body: LightElement): () => string {
         continue;
       }
       if (n.nodeName === "NOSCRIPT") continue;
+      const packed = n.firstChild === null ? n.packedTable : null;
+      if (packed !== null) parts.push(packed.text());
       for (let c = n.lastChild; c !== null; c = c.previousSibling) stack.push(c);
     }
     text = parts.join("").replace(/\s+/g, "");
@@ -1021,10 +1092,12 @@ function textStart(el: LightElement, limit = 80, untilLink = false): string {
   let out = "";
   let steps = 0;
   const stack: LightNode[] = [];
+  expandTable(el);
   for (let n = el.lastChild; n !== null; n = n.previousSibling) stack.push(n);
   while (stack.length > 0 && out.length < limit && steps++ < 200) {
     const n = stack.pop()!;
     if (untilLink && n.nodeName === "A") break;
+    if (n.nodeType === 1) expandTable(n);
     if (n.nodeType === 3) {
       // At most `limit` characters of each text node are looked at.
       out += n.data.slice(0, limit).replace(/\s+/g, " ");
@@ -1113,6 +1186,7 @@ function joinSiblings(top: LightElement, scores: Map<LightElement, number>, stat
 /** A table that holds data rather than layout (Readability's rule, simplified). */
 function isDataTable(el: LightElement, s: Figures): boolean {
   if (el.attributes.role === "presentation") return false;
+  expandTable(el);
   let rows = 0;
   let cells = 0;
   let marked = false;
@@ -1157,7 +1231,14 @@ function cleanSubtree(
   const listHeads = new Set<LightElement>();
   // Headings that open a comment area ("3 Comments", "Leave a Reply"), and the siblings after them.
   const commentHeads = new Set<LightElement>();
-  postOrder(root, (el) => removed.has(el), (el) => {
+  // The cleaning judges a table's rows and cells one by one: a packed table is built first.
+  expandTable(root);
+  const skip = (el: LightElement) => {
+    if (removed.has(el)) return true;
+    expandTable(el);
+    return false;
+  };
+  postOrder(root, skip, (el) => {
     let s = new FiguresView(stats, measure(el, stats, kept));
     // Teaser cards (a linked headline and an excerpt, two or more alike): other stories.
     // On a list page (the article's best block is mostly such cards, or holds a long run of them)
@@ -1321,9 +1402,11 @@ function textEnd(el: LightElement, limit: number): { text: string; whole: boolea
   let steps = 0;
   let cut = false;
   const stack: LightNode[] = [];
+  expandTable(el);
   for (let n = el.firstChild; n !== null; n = n.nextSibling) stack.push(n);
   while (stack.length > 0 && length < limit && steps++ < 200) {
     const n = stack.pop()!;
+    if (n.nodeType === 1) expandTable(n);
     if (n.nodeType === 3) {
       cut ||= n.data.length > limit;
       const part = cut ? n.data.slice(-limit) : n.data;
@@ -1522,6 +1605,7 @@ function leadBlocks(body: LightElement, attempt: Attempt, raw: FiguresTable, isT
   // (its class says "header") may hold the headline and the lead.
   let start = first;
   for (let level = 0; level < 100 && (raw.get(start)?.inlineChars ?? 0) === 0; level++) {
+    expandTable(start);
     let next: LightElement | null = null;
     for (let c = start.firstChild; c !== null && next === null; c = c.nextSibling) if (c.nodeType === 1 && !attempt.removed.has(c) && (raw.get(c)?.chars ?? 0) > 0) next = c;
     if (next === null) break;
@@ -1556,6 +1640,7 @@ function leadBlocks(body: LightElement, attempt: Attempt, raw: FiguresTable, isT
       continue;
     }
     // A gallery or slideshow is passed over whole: the blurb of a slide inside it is not the lead.
+    if (!hasClassWord(GALLERY, classAndId(cur))) expandTable(cur);
     cur = hasClassWord(GALLERY, classAndId(cur)) ? previousOf(cur, body, budget) : (cur.lastChild ?? previousOf(cur, body, budget));
   }
   return [];

@@ -153,4 +153,27 @@ describe("packed tables (parseLightDocument's packTables)", () => {
     expect(tablesOf(doc.body)[0]!.packedTable).not.toBeNull();
     expect(turndownSingleUse(service, doc.body)).toBe("| h   | g   |\n| --- | --- |\n[1][2]");
   });
+
+  it("stay packed when asked for elements of a name they cannot hold, and are built when asked for their parts", () => {
+    const html = "<h1>t</h1><table><thead><tr><th>h</th><th>g</th></tr></thead><tr><td>1</td><td>2</td></tr></table>";
+    const body = parseLightDocument(html, { packTables: true }).body;
+    const table = tablesOf(body)[0]!;
+    expect(body.getElementsByTagName("h1").map((el) => el.textContent)).toEqual(["t"]);
+    expect(body.getElementsByTagName("p")).toEqual([]);
+    expect(table.packedTable).not.toBeNull();
+    expect(body.getElementsByTagName("td").map((el) => el.textContent)).toEqual(["1", "2"]);
+    expect(table.packedTable).toBeNull();
+    const again = parseLightDocument(html, { packTables: true }).body;
+    expect(again.getElementsByTagName("*").map((el) => el.nodeName)).toEqual(["H1", "TABLE", "THEAD", "TR", "TH", "TH", "TR", "TD", "TD"]);
+  });
+
+  it("name the parts that have attributes, each with its ancestors, without being built", () => {
+    const html = '<table><tbody class="g"><tr><td>a</td><td hidden>b</td></tr><tr id="r"><td>c</td><td style="x">d</td></tr></tbody><tr><td>e</td><td>f</td></tr></table>';
+    const table = tablesOf(parseLightDocument(html, { packTables: true }).body)[0]!;
+    const parts = table.packedTable!.partsWithAttributes(table);
+    expect(parts.map((el) => `${el.nodeName}:${el.parentNode?.nodeName}:${Object.keys(el.attributes).join(",")}`)).toEqual(["TBODY:TABLE:class", "TD:TR:hidden", "TR:TBODY:id", "TD:TR:style"]);
+    expect(table.packedTable).not.toBeNull();
+    const plain = tablesOf(parseLightDocument("<table><tr><td>a</td><td>b</td></tr></table>", { packTables: true }).body)[0]!;
+    expect(plain.packedTable!.partsWithAttributes(plain)).toEqual([]);
+  });
 });
