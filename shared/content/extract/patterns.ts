@@ -266,3 +266,13 @@ export const FILING_LINE =
  * (main-content.ts): a paragraph that merely ends with a credit word goes on.
  */
 export const CAPTION_CREDIT_END = /(?:^|[\s|([])(?:©|\(c\)|(?:foto|fotos|photo|photos|bild|credit|credits|image|quelle|source)\s*:)\s*[^.!?©:]{2,60}[)\]]?\s*$/iu;
+
+/**
+ * The level of a PHP error message that a server printed into the page (display_errors on):
+ * "Warning", "Notice", "Deprecated", "Strict Standards", "Fatal error"… PHP writes it in `<b>`
+ * before ":  message in <b>/path/file.php</b> on line <b>12</b>".
+ */
+export const SERVER_MESSAGE_LEVEL = /^(?:PHP )?(?:Warning|Notice|Deprecated|Strict Standards|(?:Catchable |Recoverable )?Fatal error|Parse error|User (?:Warning|Notice|Deprecated))$/;
+/** The same message as plain text (html_errors off): "Warning: message in /path/file.php on line 12". */
+export const SERVER_MESSAGE_TEXT =
+  /(?:PHP )?(?:Warning|Notice|Deprecated|Strict Standards|(?:Catchable |Recoverable )?Fatal error|Parse error):\s[^\n]{1,400}? in \/?[^\s<>]{1,300}\.(?:php|inc|phtml)(?:\(\d+\))? on line \d+/g;

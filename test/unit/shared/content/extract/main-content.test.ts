@@ -320,6 +320,31 @@ describe("furniture elements", () => {
   });
 });
 
+describe("server output printed into the page: PHP error messages", () => {
+  const warning = (level: string, line: number) => `<br />\n<b>${level}</b>:  Creating default object from empty value in <b>/var/www/site/wp-includes/classes.php</b> on line <b>${line}</b><br />\n`;
+
+  it("messages in PHP's HTML form go, wherever they sit in the article; the article's text stays", () => {
+    const body = `<div class="post"><h1>Harbour days</h1>${warning("Warning", 407)}${warning("Deprecated", 82)}<p>${sentence("harbour", 1)} ${warning("Strict Standards", 56)}${sentence("harbour", 2)}</p>${paragraphs("harbour", 4)}</div>`;
+    const out = main(page("Harbour days", body)).markdown;
+    expect(out).toContain("The harbour report, paragraph 1");
+    expect(out).toContain("The harbour report, paragraph 2");
+    expect(out).not.toMatch(/Warning|Deprecated|Strict Standards|classes\.php|on line/);
+  });
+
+  it("the plain-text form goes too, and text that only talks about warnings stays", () => {
+    const body = `<div class="post"><h1>Harbour days</h1><p>Notice: Undefined index: id in /srv/www/htdocs/index.php on line 12 ${sentence("harbour", 1)}</p><p>Warning: the storm is coming in on line twelve of the coast, the captain said, and it will be late.</p>${paragraphs("harbour", 4)}</div>`;
+    const out = main(page("Harbour days", body)).markdown;
+    expect(out).not.toContain("index.php");
+    expect(out).toContain("The harbour report, paragraph 1");
+    expect(out).toContain("Warning: the storm is coming in on line twelve");
+  });
+
+  it("a bold word followed by a colon in the article is not a message", () => {
+    const body = `<div class="post"><h1>Harbour days</h1><p><b>Warning</b>: the pier is closed in winter, as the notice on line boards says.</p>${paragraphs("harbour", 4)}</div>`;
+    expect(main(page("Harbour days", body)).markdown).toContain("**Warning**: the pier is closed in winter");
+  });
+});
+
 describe("class 8: never throws, linear in the input", () => {
   const tags = ["div", "p", "a", "span", "ul", "li", "table", "tr", "td", "article", "aside", "nav", "h1", "h2", "figure", "section", "br", "img"];
   const attrs = ['', ' class="comment"', ' class="content"', ' hidden', ' style="display:none"', ' role="navigation"', ' class="share"', ' href="/x"'];
