@@ -431,6 +431,7 @@ function measure(el: LightElement, t: FiguresTable, kept: (child: LightElement) 
   const packed = el.firstChild === null ? el.packedTable : null;
   if (packed !== null) {
     for (const text of packed.cellTexts) {
+      activeMeter?.tick();
       if (text === null) continue;
       countText(text);
       chars += textChars;
@@ -507,6 +508,7 @@ function settleTable(el: LightElement): false {
   if (packed === null) return false;
   let leaf = !packed.partsWithAttributes(el).some(isHidden);
   for (let c = 0; leaf && c < packed.cellTexts.length; c++) {
+    activeMeter?.tick();
     const text = packed.cellTexts[c];
     if (text === null || text === undefined) continue;
     countText(text);
