@@ -15,7 +15,9 @@
  * - an `Origin` check where the caller configures one (the local server: a browser page on
  *   another origin, e.g. after DNS rebinding, must not reach it; MCP transport specification);
  * - a deadline: a request whose answer never comes (e.g. a batch whose notification cancels its
- *   own request) is answered with a JSON-RPC error before the function's time runs out.
+ *   own request) is answered with a JSON-RPC error before the function's time runs out;
+ * - an empty batch (`[]`), which the SDK answers 202 as if it held only notifications, answers
+ *   400 with -32600 Invalid Request, as JSON-RPC 2.0 says.
  */
 import type { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import type { SecretsManagerClient } from "@aws-sdk/client-secrets-manager";
@@ -46,6 +48,8 @@ const DEADLINE_MARGIN_MS = 250;
 const TRANSPORT_ERROR_CODE = -32000;
 /** The SDK's ErrorCode.RequestTimeout. */
 const REQUEST_TIMEOUT_CODE = -32001;
+/** JSON-RPC's Invalid Request. */
+const INVALID_REQUEST_CODE = -32600;
 
 export interface McpRouteDeps {
   config: WebgateConfig;
@@ -142,6 +146,12 @@ export function createMcpHandler(deps: McpRouteDeps): ApiHandler {
           ctx.addLogFields({ refused: "deadline" });
           return rpcError(504, REQUEST_TIMEOUT_CODE, "The request did not complete in time.");
         }
+        // The transport takes an empty batch for a batch of notifications only and answers 202;
+        // JSON-RPC 2.0 makes it an Invalid Request, answered with one error object.
+        if (response.status === 202 && isEmptyBatch(event)) {
+          ctx.addLogFields({ rpc_error: "empty batch" });
+          return rpcError(400, INVALID_REQUEST_CODE, "Invalid Request: an empty batch.");
+        }
         return await fromResponse(response);
       } finally {
         deadline.dispose();
@@ -169,6 +179,13 @@ function toRequest(event: APIGatewayProxyEvent): Request {
   const raw = event.body ?? "";
   const body = event.isBase64Encoded ? Buffer.from(raw, "base64") : raw;
   return new Request("http://webgate.invalid/mcp", { method: "POST", headers, body });
+}
+
+/** Whether the request's body is the JSON array `[]` (the transport has already read it as JSON). */
+function isEmptyBatch(event: APIGatewayProxyEvent): boolean {
+  const raw = event.body ?? "";
+  const text = event.isBase64Encoded ? Buffer.from(raw, "base64").toString("utf8") : raw;
+  return /^\s*\[\s*\]\s*$/.test(text);
 }
 
 async function fromResponse(response: Response): Promise<ApiResult> {

@@ -144,6 +144,19 @@ describe("the /mcp Lambda handler with raw events", () => {
     }
     const note = await lambda.invoke({ method: "POST", headers: MCP_POST_HEADERS, body: { jsonrpc: "2.0", method: "notifications/initialized" } });
     expect(note.statusCode).toBe(202);
+    const notes = await lambda.invoke({ method: "POST", headers: MCP_POST_HEADERS, body: [{ jsonrpc: "2.0", method: "notifications/initialized" }] });
+    expect(notes.statusCode).toBe(202);
+  });
+
+  it("answers an empty batch with 400 and one Invalid Request error (JSON-RPC 2.0), not 202", async () => {
+    for (const body of ["[]", " [ \n ] ", Buffer.from("[]").toString("base64")]) {
+      const res = await lambda.invoke({ method: "POST", headers: MCP_POST_HEADERS, body, isBase64Encoded: body === "W10=" });
+      expect(res.statusCode, body).toBe(400);
+      expect(JSON.parse(res.body)).toEqual({ jsonrpc: "2.0", error: { code: -32600, message: expect.stringMatching(/empty batch/) }, id: null });
+    }
+    // The transport's own checks still come first: a wrong Accept is 406 whatever the body.
+    const res = await lambda.invoke({ method: "POST", headers: { "content-type": "application/json" }, body: "[]" });
+    expect(res.statusCode).toBe(406);
   });
 
   it("answers protocol faults with JSON-RPC errors and 4xx statuses, never 500", async () => {
