@@ -2,6 +2,9 @@ import { isAscii, isUtf8, transcode } from "node:buffer";
 import { labelToName, legacyHookDecode } from "@exodus/bytes/encoding.js";
 import htmlEncodingSniffer from "html-encoding-sniffer";
 import { WebgateError } from "../errors";
+import { parseContentType } from "./content-type";
+
+export { parseContentType };
 
 /** What the content pipeline does with a body. */
 export type BodyKind = "html" | "xml" | "json" | "text";
@@ -156,23 +159,6 @@ function decodeValidUtf8(bytes: Buffer): string {
     return bytes.toString("utf8");
   }
   return utf16.toString("utf16le");
-}
-
-/** Splits a Content-Type header into its lower-cased media type and its charset label. */
-export function parseContentType(header: string | undefined): { mediaType: string; charset: string | undefined } {
-  if (header === undefined) return { mediaType: "", charset: undefined };
-  const [typePart = "", ...params] = header.split(";");
-  const mediaType = typePart.trim().toLowerCase();
-  let charset: string | undefined;
-  for (const param of params) {
-    const eq = param.indexOf("=");
-    if (eq < 0) continue;
-    if (param.slice(0, eq).trim().toLowerCase() !== "charset") continue;
-    charset = param.slice(eq + 1).trim().replace(/^"(.*)"$/, "$1");
-    break;
-  }
-  // A value without a slash is no media type (RFC 9110 §8.3.1): treat it as absent and sniff.
-  return { mediaType: /^[^/\s]+\/[^/\s]+$/.test(mediaType) ? mediaType : "", charset };
 }
 
 function kindOfMediaType(mediaType: string): BodyKind | null {

@@ -10,7 +10,7 @@ import type { SnapshotManifest } from "../cache/page-store";
 import type { SnapshotMeta } from "../snapshot/snapshot-meta";
 import { cacheKeyFor } from "../cache/cache-key";
 import { pageWindow, paginateWindow } from "../content/paginate";
-import { parseContentType } from "../content/decode";
+import { parseContentType } from "../content/content-type";
 import { parseMarkdownTokens } from "../content/origin-markdown";
 import { isPdf, renderPdfDocument } from "../content/pdf";
 import { inProcessConverter, type ConversionInput, type DocumentConverter } from "../content/converter";
