@@ -747,6 +747,16 @@ export class PackedTable {
     return this.cellAttributes.size !== 0 && hasAnyAttribute(this.attributesOfCell(cell));
   }
 
+  /** Whether row `r` has any attribute (its element's hasAttributes). */
+  rowHasAttributes(r: number): boolean {
+    return this.rowAttributes.size !== 0 && hasAnyAttribute(this.rowAttributes.get(r) ?? NO_ATTRIBUTES);
+  }
+
+  /** Whether group `g` has any attribute (its element's hasAttributes). */
+  groupHasAttributes(g: number): boolean {
+    return hasAnyAttribute(this.groups[g]!.attributes);
+  }
+
   /** A cell's `style.textAlign`, as its element answers it. */
   cellTextAlign(cell: number): string {
     return styleOf(ownAttributeIn(this.attributesOfCell(cell), "style")).textAlign;

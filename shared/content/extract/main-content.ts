@@ -560,10 +560,11 @@ const JUDGED_TABLE_CHARS = 1500;
  * arrays. Building such a table and asking the rules about every part was most of the cost of
  * main-content extraction on a page of data (issue 17's one-cell rows and 1,600 x 300 table).
  *
- * A part is removed by no rule of the cleaning when it has no attributes and its words are no
- * furniture line's ({@link opensLikeFurniture}, asked with its figures and first words as the
- * cleaning would): every other rule asks for what no part of a packed table has (a link, a
- * heading, an image, an element of a name other than a part's, a class, a content score: its
+ * A part is removed by no rule of the cleaning when its attributes name no furniture
+ * ({@link attributesMayRemove}) and its words are no furniture line's ({@link opensLikeFurniture},
+ * asked with its figures and first words as the cleaning would): every other rule asks for what no
+ * part of a packed table has (a link, a heading, an image, an element of a name other than a
+ * part's, a content score: its
  * cells have at most {@link UNSCORED_CELL_CHARS} characters, see settleTable), or for what only
  * such elements become (comment and link-list titles). With none removed, each part's figures are
  * its whole text's, as judged here, and the table's are its leaf figures. What reads inside a
@@ -572,13 +573,12 @@ const JUDGED_TABLE_CHARS = 1500;
  * test is one of the furniture tests judged here), the table's data rules (isDataTable reads the
  * arrays); the text readers (textStart, textEnd) build the table, and a PHP message in a cell
  * (removeServerMessages edits texts of the built tree) leaves the table to the rules. Only tables
- * of at least {@link JUDGED_TABLE_CHARS} characters; any doubt (attributes, a credit test that
- * needs a text's end) leaves the table to the rules too. Ticks the meter once per cell.
+ * of at least {@link JUDGED_TABLE_CHARS} characters; any doubt (a credit test that needs a text's
+ * end) leaves the table to the rules too. Ticks the meter once per cell.
  */
 function partsStayInCleaning(table: LightElement, packed: PackedTable): boolean {
   const figures = activeFigures?.raw.get(table);
   if (figures === undefined || figures.chars < JUDGED_TABLE_CHARS) return false;
-  if (packed.partsWithAttributes(table).length > 0) return false;
   const texts = packed.cellTexts;
   // The nodes of row r as textStart walks them: each cell, then its text if it has one.
   const rowNodes = (walk: StartWalk, r: number): boolean => {
@@ -596,20 +596,27 @@ function partsStayInCleaning(table: LightElement, packed: PackedTable): boolean 
     for (let c = start; c < end; c++) {
       activeMeter?.tick();
       const text = texts[c] ?? null;
-      if (text === null) continue;
-      // A PHP message in a cell: removeServerMessages edits it in the built tree only.
-      if (text.includes(SERVER_MESSAGE_MARK)) return false;
-      countText(text);
-      chars += textChars;
-      if (textChars > 0 && partLooksLikeFurniture(packed.isHeaderCell(c) ? "TH" : "TD", textChars, (walk) => walk.node(text))) return false;
+      let cellChars = 0;
+      if (text !== null) {
+        // A PHP message in a cell: removeServerMessages edits it in the built tree only.
+        if (text.includes(SERVER_MESSAGE_MARK)) return false;
+        countText(text);
+        cellChars = textChars;
+        if (cellChars > 0 && partLooksLikeFurniture(packed.isHeaderCell(c) ? "TH" : "TD", cellChars, (walk) => walk.node(text))) return false;
+      }
+      chars += cellChars;
+      if (packed.cellHasAttributes(c) && attributesMayRemove(packed.cellNode(table, r, c), cellChars)) return false;
     }
     rowChars[r] = chars;
+    if (packed.rowHasAttributes(r) && attributesMayRemove(packed.rowNode(table, r), chars)) return false;
     // A row of one cell opens with its cell's words, judged just now with the same figures.
     if (end - start > 1 && chars > 0 && chars < PROMPT_MAX_CHARS && partLooksLikeFurniture("TR", chars, (walk) => rowNodes(walk, r))) return false;
   }
-  for (const group of packed.groups) {
+  for (let g = 0; g < packed.groups.length; g++) {
+    const group = packed.groups[g]!;
     let chars = 0;
     for (let r = group.rowStart; r < group.rowEnd; r++) chars += rowChars[r]!;
+    if (packed.groupHasAttributes(g) && attributesMayRemove(packed.groupNode(table, g), chars)) return false;
     if (chars === 0 || chars >= PROMPT_MAX_CHARS) continue;
     // Each row, then its cells.
     const rows = (walk: StartWalk): void => {
@@ -649,7 +656,7 @@ class StartWalk {
 }
 
 /**
- * Whether a part of a packed table, without attributes, of `chars` characters (at least one, less
+ * Whether a part of a packed table of `chars` characters (at least one, less
  * than PROMPT_MAX_CHARS), whose nodes `nodes` gives, may be removed as furniture by its words:
  * {@link isFurnitureBlock}'s tests, or a doubt (a credit test that needs the text's end).
  */
@@ -662,6 +669,19 @@ function partLooksLikeFurniture(name: string, chars: number, nodes: (walk: Start
     return { text: "", whole: false };
   });
   return furniture || doubt;
+}
+
+/**
+ * Whether the attributes of a part of a packed table (`part`, the element it stands for on its own,
+ * without children; `chars` its text's characters) may have the cleaning remove it: a metadata or
+ * side-box class ({@link isFurnitureBlock} asked about the childless element: its tests of words
+ * find no words there, and a doubt only leaves the table to the rules), or a furniture weight on a
+ * cell (shouldRemove's weight test, whatever the cell's commas and sentences). A hidden part never
+ * gets here: settleTable builds such a table.
+ */
+function attributesMayRemove(part: LightElement, chars: number): boolean {
+  if (isFurnitureBlock(part, { ...emptyStats(), chars })) return true;
+  return CONDITIONAL.has(part.nodeName) && classWeight(part) < 0;
 }
 
 /**

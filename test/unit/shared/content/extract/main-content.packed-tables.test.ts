@@ -37,7 +37,7 @@ const cellText = fc.constantFrom(
   "x".repeat(24),
   "x".repeat(25),
 );
-const attrs = fc.constantFrom("", "", "", "", ' class="num"', " hidden", ' aria-hidden="true"', ' style="display:none"', ' class="share"', ' class="caption"', " align=right");
+const attrs = fc.constantFrom("", "", "", "", ' class="num"', ' class="promo"', " hidden", ' aria-hidden="true"', ' style="display:none"', ' class="share"', ' class="caption"', " align=right");
 const cell = fc.tuple(fc.constantFrom("td", "td", "th"), attrs, cellText).map(([tag, a, text]) => `<${tag}${a}>${text}</${tag}>`);
 const row = fc.tuple(attrs, fc.array(cell, { minLength: 1, maxLength: 4 })).map(([a, cells]) => `<tr${a}>${cells.join("")}</tr>`);
 const rows = fc.array(row, { minLength: 1, maxLength: 14 }).map((r) => r.join(""));
@@ -165,6 +165,11 @@ describe("main content with packed tables", () => {
     ["a large table with a cell of 25 characters", dataTable(200, `<tr><td>${"y".repeat(25)}</td></tr>`)],
     ["a large table with a hidden row", dataTable(200, "<tr hidden><td>gone</td></tr>")],
     ["a large table with a furniture class on a cell", dataTable(200, '<tr><td class="share">Share</td></tr>')],
+    ["a large table with a furniture class on an empty cell", dataTable(200, '<tr><td class="share"></td><td>1</td></tr>')],
+    ["a large table with a furniture weight on a cell", dataTable(200, '<tr><td class="promo">12</td></tr>')],
+    ["a large table with a metadata class on a row", dataTable(200, '<tr class="post-meta"><td>May 2</td></tr>')],
+    ["a large table with a side-box class on a group", `<table><tbody class="author-bio"><tr><td>Ann</td></tr></tbody>${dataTable(200).slice(7, -8)}</table>`],
+    ["a large table with classes that name no furniture", dataTable(200, '<tr class="odd"><td class="num" align="right">12</td></tr>')],
     ["a large table with a credit line in a cell", dataTable(200, "<tr><td>Photo: AP</td></tr>")],
     ["a large table whose row of cells reads as a byline", dataTable(200, "<tr><td>By</td><td> Ann Example</td></tr>")],
     ["a large table with a PHP message in a cell", dataTable(200, "<tr><td>Notice: x in /a.php on line 3</td></tr>")],
@@ -187,6 +192,17 @@ describe("main content with packed tables", () => {
     expect(table.packedTable?.rowCount).toBe(300);
     const markdown = htmlToMarkdown(html, { baseUrl: "https://example.com/", mainContent: true }).markdown;
     expect(markdown).toContain("| river 299 | 2093 km |");
+  });
+
+  it("keeps a large table packed whose parts have attributes that name no furniture", () => {
+    const rows = Array.from({ length: 300 }, (_, i) => `<tr class="${i % 2 ? "odd" : "even"}"><td class="num" align="right">${i}</td><td>river ${i}</td></tr>`).join("");
+    const html = article(2).replace("</article>", `<table><tbody class="data">${rows}</tbody></table></article>`);
+    expect(extractionOf(html, true)).toBe(extractionOf(html, false));
+    const doc = parseLightDocument(html, { pruned: MAIN_CONTENT_PRUNED, packTables: true });
+    const table = (doc.body.firstChild as LightElement).lastChild as LightElement;
+    const result = extractMainContent(doc.body, { title: "Rivers of the world" });
+    expect(result.element?.textContent).toContain("river 299");
+    expect(table.packedTable?.rowCount).toBe(300);
   });
 
   it("builds a large table whose cells hold a furniture line, and cleans it as before", () => {
