@@ -516,7 +516,7 @@ function settleTable(el: LightElement): false {
     countText(text);
     leaf = textChars <= UNSCORED_CELL_CHARS;
   }
-  if (!leaf) el.unpack();
+  if (!leaf) el.unpack(activeMeter);
   return false;
 }
 
@@ -528,7 +528,7 @@ function settleTable(el: LightElement): false {
  */
 function expandTable(el: LightElement): void {
   if (el.firstChild !== null || el.packedTable === null) return;
-  el.unpack();
+  el.unpack(activeMeter);
   const figures = activeFigures;
   if (figures === undefined) return;
   const { raw, work } = figures;
