@@ -372,13 +372,14 @@ export class LightElement extends LightBase {
    * Builds the child nodes a packed table stands for (the tree the parse would have built, with
    * the texts as they are now: whitespace collapsing changes them in place), and drops the packed
    * parts. Nothing for any other element. Every reader of the children but the walks that know
-   * packed tables (collapse-whitespace.ts, markdown-tables.ts) comes here first.
+   * packed tables (collapse-whitespace.ts, markdown-tables.ts) comes here first. With `meter`,
+   * one tick per cell built (a table of data can be most of a page).
    */
-  unpack(): PackedParts | null {
+  unpack(meter?: WorkMeter): PackedParts | null {
     const packed = this.packedTable;
     if (packed === null) return null;
     this.lists = undefined;
-    return packed.build(this);
+    return packed.build(this, meter);
   }
 
   /** Makes this (new, childless) table keep its rows and cells packed: the parse records them in the answer. */
@@ -750,6 +751,16 @@ export class PackedTable {
     return this.cellAttributes.size !== 0 && hasAnyAttribute(this.attributesOfCell(cell));
   }
 
+  /** Whether row `r` has any attribute (its element's hasAttributes). */
+  rowHasAttributes(r: number): boolean {
+    return this.rowAttributes.size !== 0 && hasAnyAttribute(this.rowAttributes.get(r) ?? NO_ATTRIBUTES);
+  }
+
+  /** Whether group `g` has any attribute (its element's hasAttributes). */
+  groupHasAttributes(g: number): boolean {
+    return hasAnyAttribute(this.groups[g]!.attributes);
+  }
+
   /** A cell's `style.textAlign`, as its element answers it. */
   cellTextAlign(cell: number): string {
     return styleOf(ownAttributeIn(this.attributesOfCell(cell), "style")).textAlign;
@@ -810,15 +821,16 @@ export class PackedTable {
 
   /**
    * Builds the parts under `table` as the parse would have built them (see LightElement.unpack),
-   * and returns the elements of the parts that are open in the parse.
+   * and returns the elements of the parts that are open in the parse. Ticks `meter` once per cell.
    */
-  build(table: LightElement): PackedParts {
+  build(table: LightElement, meter?: WorkMeter): PackedParts {
     const open: PackedParts = { group: null, row: null, cell: null };
     const buildRow = (parent: LightElement, r: number): void => {
       const tr = new LightElement("tr", this.rowAttributes.get(r) ?? NO_ATTRIBUTES);
       parent.appendChild(tr);
       if (r === this.openRow) open.row = tr;
       for (let c = this.cellStart(r); c < this.cellEnd(r); c++) {
+        meter?.tick();
         const cell = new LightElement(this.cellName(c), this.attributesOfCell(c));
         tr.appendChild(cell);
         const text = this.cellTexts[c] ?? null;

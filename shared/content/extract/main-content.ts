@@ -1,5 +1,5 @@
 import type { WorkMeter } from "../conversion-deadline";
-import { LightElement, type LightNode, PRUNED_TAGS } from "../light-dom";
+import { LightElement, type LightNode, type PackedTable, PRUNED_TAGS } from "../light-dom";
 import {
   ALWAYS_UNLIKELY, AUTHOR_BIO, BACK_LINK, BYLINE_LINE, CAPTION_CREDIT_END, COMMENT_HEADING, CONTENT_HEADER, COPYRIGHT_NOTICE, CREDIT_BY_LINE, CREDIT_LINE, FILING_LINE, INLINE_TAGS, LINK_LIST_HEADING, MAYBE_CANDIDATE, METADATA_LINE, NEGATIVE, POSITIVE, READER_PROMPT, SERVER_MESSAGE_LEVEL, SERVER_MESSAGE_TEXT, SIDE_BOX, UNLIKELY_CANDIDATE, UNLIKELY_ROLES, hasClassWord,
 } from "./patterns";
@@ -480,11 +480,13 @@ interface Attempt {
  */
 export function extractMainContent(body: LightElement, options: ExtractOptions): ExtractResult {
   activeMeter = options.meter;
+  activeJudgedTables = new Map();
   try {
     return extract(body, options);
   } finally {
     activeMeter = undefined;
     activeFigures = undefined;
+    activeJudgedTables = undefined;
   }
 }
 
@@ -514,7 +516,7 @@ function settleTable(el: LightElement): false {
     countText(text);
     leaf = textChars <= UNSCORED_CELL_CHARS;
   }
-  if (!leaf) el.unpack();
+  if (!leaf) el.unpack(activeMeter);
   return false;
 }
 
@@ -526,7 +528,7 @@ function settleTable(el: LightElement): false {
  */
 function expandTable(el: LightElement): void {
   if (el.firstChild !== null || el.packedTable === null) return;
-  el.unpack();
+  el.unpack(activeMeter);
   const figures = activeFigures;
   if (figures === undefined) return;
   const { raw, work } = figures;
@@ -536,6 +538,167 @@ function expandTable(el: LightElement): void {
     measure(part, raw, () => true);
   });
   work?.fit(raw.size);
+}
+
+/**
+ * The packed tables the cleaning was about to build, each with whether all its parts stay in any
+ * cleaning ({@link partsStayInCleaning}), for the extraction running now (module state, as
+ * {@link activeMeter}). Judged once per table, from its arrays, before it is built.
+ */
+let activeJudgedTables: Map<LightElement, boolean> | undefined;
+
+/**
+ * The least text (non-space characters) of a packed table that the cleaning judges from its
+ * arrays ({@link partsStayInCleaning}): below it the cleaning's own walk over its parts is cheap.
+ */
+const JUDGED_TABLE_CHARS = 1500;
+
+/**
+ * Whether every part of a packed table (a group, a row, a cell) stays in any cleaning, judged from
+ * its arrays before it is built: then {@link cleanSubtree} leaves the table packed, measures it as
+ * a leaf and asks its rules about the table alone, and the Markdown writer writes it from its
+ * arrays. Building such a table and asking the rules about every part was most of the cost of
+ * main-content extraction on a page of data (issue 17's one-cell rows and 1,600 x 300 table).
+ *
+ * A part is removed by no rule of the cleaning when its attributes name no furniture
+ * ({@link attributesMayRemove}) and its words are no furniture line's ({@link opensLikeFurniture},
+ * asked with its figures and first words as the cleaning would): every other rule asks for what no
+ * part of a packed table has (a link, a heading, an image, an element of a name other than a
+ * part's, a content score: its
+ * cells have at most {@link UNSCORED_CELL_CHARS} characters, see settleTable), or for what only
+ * such elements become (comment and link-list titles). With none removed, each part's figures are
+ * its whole text's, as judged here, and the table's are its leaf figures. What reads inside a
+ * table from outside it finds nothing that counts in the built table either: a card's headline
+ * (cardHead: no heading or link), a byline under a box's heading (opensWithByline: the byline
+ * test is one of the furniture tests judged here), the table's data rules (isDataTable reads the
+ * arrays); the text readers (textStart, textEnd) build the table, and a PHP message in a cell
+ * (removeServerMessages edits texts of the built tree) leaves the table to the rules. Only tables
+ * of at least {@link JUDGED_TABLE_CHARS} characters; any doubt (a credit test that needs a text's
+ * end) leaves the table to the rules too. Ticks the meter once per cell.
+ */
+function partsStayInCleaning(table: LightElement, packed: PackedTable): boolean {
+  const figures = activeFigures?.raw.get(table);
+  if (figures === undefined || figures.chars < JUDGED_TABLE_CHARS) return false;
+  const texts = packed.cellTexts;
+  // The nodes of row r as textStart walks them: each cell, then its text if it has one.
+  const rowNodes = (walk: StartWalk, r: number): boolean => {
+    for (let c = packed.cellStart(r); c < packed.cellEnd(r); c++) {
+      const text = texts[c] ?? null;
+      if (!walk.node(null) || (text !== null && !walk.node(text))) return false;
+    }
+    return true;
+  };
+  const rowChars = new Int32Array(packed.rowCount);
+  for (let r = 0; r < packed.rowCount; r++) {
+    let chars = 0;
+    const start = packed.cellStart(r);
+    const end = packed.cellEnd(r);
+    for (let c = start; c < end; c++) {
+      activeMeter?.tick();
+      const text = texts[c] ?? null;
+      let cellChars = 0;
+      if (text !== null) {
+        // A PHP message in a cell: removeServerMessages edits it in the built tree only.
+        if (text.includes(SERVER_MESSAGE_MARK)) return false;
+        countText(text);
+        cellChars = textChars;
+        if (cellChars > 0 && partLooksLikeFurniture(packed.isHeaderCell(c) ? "TH" : "TD", cellChars, (walk) => walk.node(text))) return false;
+      }
+      chars += cellChars;
+      if (packed.cellHasAttributes(c) && attributesMayRemove(packed.cellNode(table, r, c), cellChars)) return false;
+    }
+    rowChars[r] = chars;
+    if (packed.rowHasAttributes(r) && attributesMayRemove(packed.rowNode(table, r), chars)) return false;
+    // A row of one cell opens with its cell's words, judged just now with the same figures.
+    if (end - start > 1 && chars > 0 && chars < PROMPT_MAX_CHARS && partLooksLikeFurniture("TR", chars, (walk) => rowNodes(walk, r))) return false;
+  }
+  for (let g = 0; g < packed.groups.length; g++) {
+    const group = packed.groups[g]!;
+    let chars = 0;
+    for (let r = group.rowStart; r < group.rowEnd; r++) chars += rowChars[r]!;
+    if (packed.groupHasAttributes(g) && attributesMayRemove(packed.groupNode(table, g), chars)) return false;
+    if (chars === 0 || chars >= PROMPT_MAX_CHARS) continue;
+    // Each row, then its cells.
+    const rows = (walk: StartWalk): void => {
+      let r = group.rowStart;
+      while (r < group.rowEnd && walk.node(null) && rowNodes(walk, r)) r++;
+    };
+    if (partLooksLikeFurniture(group.name.toUpperCase(), chars, rows)) return false;
+  }
+  return true;
+}
+
+/**
+ * {@link textStart}(part, FURNITURE_START_CHARS) of a part that is not built: the same steps over
+ * the nodes the part would hold, given one by one in the order that walk takes them.
+ */
+class StartWalk {
+  private out = "";
+  private steps = 0;
+  private stopped = false;
+
+  /** The next node (an element as null, a text as its data); false once textStart has stopped before it. */
+  node(text: string | null): boolean {
+    if (this.stopped || this.out.length >= FURNITURE_START_CHARS || this.steps++ >= 200) {
+      this.stopped = true;
+      return false;
+    }
+    if (text !== null) {
+      this.out += text.slice(0, FURNITURE_START_CHARS).replace(/\s+/g, " ");
+      if (this.out.trim() === "") this.out = "";
+    }
+    return true;
+  }
+
+  get start(): string {
+    return this.out.trim();
+  }
+}
+
+/**
+ * Whether a part of a packed table of `chars` characters (at least one, less
+ * than PROMPT_MAX_CHARS), whose nodes `nodes` gives, may be removed as furniture by its words:
+ * {@link isFurnitureBlock}'s tests, or a doubt (a credit test that needs the text's end).
+ */
+function partLooksLikeFurniture(name: string, chars: number, nodes: (walk: StartWalk) => unknown): boolean {
+  const walk = new StartWalk();
+  nodes(walk);
+  let doubt = false;
+  const furniture = opensLikeFurniture(name, chars, walk.start, () => {
+    doubt = true;
+    return { text: "", whole: false };
+  });
+  return furniture || doubt;
+}
+
+/**
+ * Whether the attributes of a part of a packed table (`part`, the element it stands for on its own,
+ * without children; `chars` its text's characters) may have the cleaning remove it: a metadata or
+ * side-box class ({@link isFurnitureBlock} asked about the childless element: its tests of words
+ * find no words there, and a doubt only leaves the table to the rules), or a furniture weight on a
+ * cell (shouldRemove's weight test, whatever the cell's commas and sentences). A hidden part never
+ * gets here: settleTable builds such a table.
+ */
+function attributesMayRemove(part: LightElement, chars: number): boolean {
+  if (isFurnitureBlock(part, { ...emptyStats(), chars })) return true;
+  return CONDITIONAL.has(part.nodeName) && classWeight(part) < 0;
+}
+
+/**
+ * Judges a packed table before the cleaning would build it (once per table; see
+ * {@link partsStayInCleaning}): whether it stays packed. False for any other element.
+ */
+function judgeTable(el: LightElement): boolean {
+  const judged = activeJudgedTables;
+  if (judged === undefined || el.firstChild !== null) return false;
+  const packed = el.packedTable;
+  if (packed === null) return false;
+  let stays = judged.get(el);
+  if (stays === undefined) {
+    stays = partsStayInCleaning(el, packed);
+    judged.set(el, stays);
+  }
+  return stays;
 }
 
 /**
@@ -1188,7 +1351,18 @@ function joinSiblings(top: LightElement, scores: Map<LightElement, number>, stat
 /** A table that holds data rather than layout (Readability's rule, simplified). */
 function isDataTable(el: LightElement, s: Figures): boolean {
   if (el.attributes.role === "presentation") return false;
-  expandTable(el);
+  // A table judged to stay whole stays packed (see partsStayInCleaning): its parts from its arrays.
+  const packed = el.firstChild === null ? el.packedTable : null;
+  if (packed !== null) {
+    const rows = packed.rowCount;
+    const cells = packed.cellTexts.length;
+    let marked = packed.groups.some((g) => g.name === "thead");
+    for (let c = 0; !marked && c < cells; c++) {
+      activeMeter?.tick();
+      marked = packed.isHeaderCell(c);
+    }
+    return marked || rows >= 10 || cells > 10 || (rows > 1 && s.linkChars < 0.5 * s.chars);
+  }
   let rows = 0;
   let cells = 0;
   let marked = false;
@@ -1233,11 +1407,12 @@ function cleanSubtree(
   const listHeads = new Set<LightElement>();
   // Headings that open a comment area ("3 Comments", "Leave a Reply"), and the siblings after them.
   const commentHeads = new Set<LightElement>();
-  // The cleaning judges a table's rows and cells one by one: a packed table is built first.
-  expandTable(root);
+  // The cleaning judges a table's rows and cells one by one: a packed table is built first, unless
+  // it is judged to stay whole (partsStayInCleaning): then it stays packed, a leaf of the walk.
+  if (!judgeTable(root)) expandTable(root);
   const skip = (el: LightElement) => {
     if (removed.has(el)) return true;
-    expandTable(el);
+    if (!judgeTable(el)) expandTable(el);
     return false;
   };
   postOrder(root, skip, (el) => {
@@ -1341,23 +1516,35 @@ function isFurnitureBlock(el: LightElement, s: Figures): boolean {
   if (s.chars < SIDE_BOX_MAX_CHARS && (hasClassWord(SIDE_BOX, match) || /\bauthor\b/i.test(el.attributes.itemprop ?? ""))) return true;
   if (s.chars === 0 || s.chars >= PROMPT_MAX_CHARS) return false;
   // The first words, gathered once for the tests below (every small block of an article is checked).
-  const start = textStart(el, 160);
+  return opensLikeFurniture(name, s.chars, textStart(el, FURNITURE_START_CHARS), () => textEnd(el, CREDIT_TAIL_CHARS));
+}
+
+/** How much of a block's first words {@link isFurnitureBlock} looks at. */
+const FURNITURE_START_CHARS = 160;
+
+/**
+ * {@link isFurnitureBlock}'s tests of a block's first words: `start` is its {@link textStart}, and
+ * `tail` gives its {@link textEnd} when `start` is not all of its `chars` characters. Apart from
+ * the block's name, they read its text only (a packed table's parts are judged by them without
+ * being built: see {@link partsStayInCleaning}).
+ */
+function opensLikeFurniture(name: string, chars: number, start: string, tail: () => { text: string; whole: boolean }): boolean {
   // A short caption, photo credit, source or copyright line, whatever its markup (class 4's policy).
-  if (s.chars < 150 && (CREDIT_LINE.test(start) || CREDIT_BY_LINE.test(start))) return true;
+  if (chars < 150 && (CREDIT_LINE.test(start) || CREDIT_BY_LINE.test(start))) return true;
   // A copyright notice ("© 2022, Example News. This article is the copyrighted property of …")
   // runs longer than a credit line, up to a few reprint terms.
   if (COPYRIGHT_NOTICE.test(start)) return true;
   // A byline on a line of its own ("By Ann Example, Daily Example"), whatever its markup.
-  if (s.chars < BYLINE_MAX_CHARS && BYLINE_LINE.test(start)) return true;
+  if (chars < BYLINE_MAX_CHARS && BYLINE_LINE.test(start)) return true;
   // A metadata line ("Auteur : Ann Example", "Date 23.05.2011", "Kategorie: News", "Imprimer").
   // Not in tables: a date or a name in a cell is the table's data.
-  if (s.chars < METADATA_LINE_MAX_CHARS && !TABLE_PARTS.has(name) && METADATA_LINE.test(start)) return true;
+  if (chars < METADATA_LINE_MAX_CHARS && !TABLE_PARTS.has(name) && METADATA_LINE.test(start)) return true;
   // The writer's bio line ("Ann Example is a reporter for …"), in the body's own paragraphs.
   if (AUTHOR_BIO.test(start)) return true;
   // The blog platform's filing line ("This entry was posted in News. Bookmark the permalink.").
   if (FILING_LINE.test(start)) return true;
   // A short caption that ends with its photo's credit ("… | © Agency/Photographer").
-  if (s.chars < CAPTION_MAX_CHARS && endsWithCredit(el, s, start)) return true;
+  if (chars < CAPTION_MAX_CHARS && endsWithCredit(chars, start, tail)) return true;
   // A short line to the reader about the site (subscribe, follow us, paywall notice, ad disclosure).
   return READER_PROMPT.test(start);
 }
@@ -1370,9 +1557,9 @@ const CAPTION_MAX_CHARS = 250;
  * `start` is the block's {@link textStart}: when it holds the whole text (most short blocks),
  * its end is the block's, and the text is not walked again.
  */
-function endsWithCredit(el: LightElement, s: Figures, start: string): boolean {
-  if (nonSpaceLength(start) === s.chars) return hasCreditMark(start) && CAPTION_CREDIT_END.test(start);
-  const { text, whole } = textEnd(el, CREDIT_TAIL_CHARS);
+function endsWithCredit(chars: number, start: string, tail: () => { text: string; whole: boolean }): boolean {
+  if (nonSpaceLength(start) === chars) return hasCreditMark(start) && CAPTION_CREDIT_END.test(start);
+  const { text, whole } = tail();
   // A tail cut from a longer text does not start where the text starts: no "^" match there.
   return hasCreditMark(text) && CAPTION_CREDIT_END.test(whole ? text : `x${text}`);
 }
@@ -1572,6 +1759,9 @@ function materialize(attempt: Attempt, body: LightElement, title: string, raw: F
   return out;
 }
 
+/** What every text that holds a PHP message holds (see SERVER_MESSAGE_TEXT): most texts do not, and skip the pattern. */
+const SERVER_MESSAGE_MARK = " on line ";
+
 /** A PHP message's parts after its level: the text, links in it, the file and the line number (a few siblings). */
 const SERVER_MESSAGE_PARTS = 10;
 
@@ -1607,7 +1797,7 @@ function removeServerMessages(root: LightElement): void {
             next = after;
           }
         }
-      } else if (n.nodeType === 3 && n.data.includes(" on line ")) {
+      } else if (n.nodeType === 3 && n.data.includes(SERVER_MESSAGE_MARK)) {
         const text = n.data.replace(SERVER_MESSAGE_TEXT, "");
         if (text !== n.data) n.data = text;
       }

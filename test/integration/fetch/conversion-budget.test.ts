@@ -8,12 +8,15 @@
  * And where the depth limit flattens a page, the answer says so: `truncated: true` and a closing
  * note, through both.
  *
- * The crafted page is a table of one-cell rows, 12 MB served gzipped (a few KB on the wire) with
- * the response cap raised to match, read with `main_content: true`, the costliest shape and mode
- * per byte: about 5 s of one idle core here, five times the ~1 s the limit leaves the conversion,
- * so a faster converter does not make it pass the budget (at 5 MB, twice the budget, it would
- * have after one more round of speed work; at 25 MB, reading the body alone outlasted the limit
- * on a loaded machine). The conversion stops at the budget, so the test
+ * The crafted page is a table of one-cell rows whose last cell is a credit line, 12 MB served
+ * gzipped (a few KB on the wire) with the response cap raised to match, read with
+ * `main_content: true`, the costliest shape and mode per byte: the credit line makes the
+ * extractor judge the table's rows and cells one by one (a table whose parts all stay is kept
+ * packed and costs a fifth of that; the plain one-cell rows, at about 0.8 s, no longer outlast
+ * the budget), about 5 s of one idle core here, five times the ~1 s the limit leaves the
+ * conversion, so a faster converter does not make it pass the budget (at 5 MB, twice the budget,
+ * it would have after one more round of speed work; at 25 MB, reading the body alone outlasted
+ * the limit on a loaded machine). The conversion stops at the budget, so the test
  * takes about the limit whatever the page's full cost. Load slows the crafted page and the
  * budget's share alike. Only outcomes are asserted.
  */
@@ -37,7 +40,7 @@ const LIMIT_MS = 1_500;
 const CRAFTED_BYTES = 12_000_000;
 const MAX_RESPONSE_BYTES = String(13 * 1_048_576);
 
-const crafted = zlib.gzipSync(PATHOLOGICAL_SHAPES.find((s) => s.name === "one-cell rows")!.make(CRAFTED_BYTES));
+const crafted = zlib.gzipSync(PATHOLOGICAL_SHAPES.find((s) => s.name === "one-cell rows")!.make(CRAFTED_BYTES).replace("</table>", "<tr><td>Photo: AP</td></tr></table>"));
 const article = ORDINARY_SHAPE.make(20_000);
 const deep = `<title>Deep</title><p>Top.</p>${"<div>".repeat(1_000)}<p>Bottom sentence.</p>${"</div>".repeat(1_000)}`;
 const NOTE = "<!-- truncated: elements nested deeper than 400 levels were flattened; their text is kept, their structure is not -->";
