@@ -1,4 +1,5 @@
 import type { LightElement, LightNode, PackedTable } from "./light-dom";
+import { TURNDOWN_BLOCK, TURNDOWN_VOID } from "./turndown-elements";
 
 /**
  * turndown 7.2.5's whitespace collapsing (its `collapseWhitespace`, which it runs on the whole
@@ -14,10 +15,8 @@ import type { LightElement, LightNode, PackedTable } from "./light-dom";
  * removed. `<pre>` subtrees are left alone.
  */
 
-/** turndown's `blockElements`. */
-const BLOCK = new Set(["ADDRESS", "ARTICLE", "ASIDE", "AUDIO", "BLOCKQUOTE", "BODY", "CANVAS", "CENTER", "DD", "DIR", "DIV", "DL", "DT", "FIELDSET", "FIGCAPTION", "FIGURE", "FOOTER", "FORM", "FRAMESET", "H1", "H2", "H3", "H4", "H5", "H6", "HEADER", "HGROUP", "HR", "HTML", "ISINDEX", "LI", "MAIN", "MENU", "NAV", "NOFRAMES", "NOSCRIPT", "OL", "OUTPUT", "P", "PRE", "SECTION", "TABLE", "TBODY", "TD", "TFOOT", "TH", "THEAD", "TR", "UL"]);
-/** turndown's `voidElements`. */
-const VOID = new Set(["AREA", "BASE", "BR", "COL", "COMMAND", "EMBED", "HR", "IMG", "INPUT", "KEYGEN", "LINK", "META", "PARAM", "SOURCE", "TRACK", "WBR"]);
+const BLOCK = TURNDOWN_BLOCK;
+const VOID = TURNDOWN_VOID;
 
 /** A run turndown's `/[ \r\n\t]+/g` would replace: a tab, CR or LF, or two spaces in a row. */
 const COLLAPSIBLE = /[\r\n\t]| {2}/;

@@ -258,6 +258,75 @@ function isHeadingRow(tr: TableNode): boolean {
 }
 
 /**
+ * The Markdown of a plain table as {@link tableRules}' one-pass writers build it (writeRegular
+ * over a tree, writePacked over a packed table's arrays): the pieces (each row's newline, each
+ * cell's three or four pieces), joined into one flat chunk every {@link PIECES_PER_CHUNK} pieces,
+ * with an empty chunk after each heading row for its border (known once every row is counted);
+ * the alignment votes per column; the first part of each kind (the rules' filters are asked about
+ * it); the row count and the first row's width. Appending each cell to its row made a string and
+ * a concatenation node per cell, and joining each row a string per row, all alive until the table
+ * was done: a large table's cells are most of a page's nodes, and the young generation's
+ * collections copy whatever is alive. `Row` is how a writer names a heading row for its border.
+ */
+class PlainTableMarkdown<Row> {
+  readonly pieces: string[] = [];
+  readonly votes: number[] = [];
+  readonly leaders: number[] = [];
+  readonly firstParts: TableNode[] = [];
+  rowCount = 0;
+  firstRowWidth = 0;
+  private readonly chunks: string[] = [];
+  private readonly headings: Array<{ at: number; row: Row }> = [];
+  private partsSeen = 0;
+
+  /**
+   * Whether a part of tag `name` may be written: the first of its kind is made (`standIn`),
+   * recorded and asked about with `acceptsPart`; a kind once seen always may.
+   */
+  accepts(name: string, standIn: () => TableNode, acceptsPart: (part: TableNode) => boolean): boolean {
+    const bit = (KIND.get(name) ?? 0) & ~KIND_BITS;
+    if ((this.partsSeen & bit) !== 0) return true;
+    this.partsSeen |= bit;
+    const part = standIn();
+    this.firstParts.push(part);
+    return acceptsPart(part);
+  }
+
+  /** Ends a row of `width` cells; `heading` names it when it is a heading row (its border comes after it). */
+  endRow(width: number, heading: Row | null): void {
+    if (this.rowCount++ === 0) this.firstRowWidth = width;
+    if (heading !== null) {
+      this.flush();
+      this.headings.push({ at: this.chunks.length, row: heading });
+      this.chunks.push("");
+    } else if (this.pieces.length >= PIECES_PER_CHUNK) {
+      this.flush();
+    }
+  }
+
+  /** The columns the votes elected: their count and alignments. */
+  columns(): { count: number; alignments: string[] } {
+    return { count: this.leaders.length, alignments: this.leaders.map((a) => ALIGNMENTS[a]!) };
+  }
+
+  /** The whole Markdown, each heading row followed by the border `borderOf` writes for it (none when empty). */
+  finish(borderOf: (row: Row) => string): string {
+    for (const { at, row } of this.headings) {
+      const borderCells = borderOf(row);
+      if (borderCells !== "") this.chunks[at] = `\n${borderCells}`;
+    }
+    this.flush();
+    return this.chunks.length === 1 ? this.chunks[0]! : this.chunks.join("");
+  }
+
+  private flush(): void {
+    if (this.pieces.length === 0) return;
+    this.chunks.push(this.pieces.join(""));
+    this.pieces.length = 0;
+  }
+}
+
+/**
  * Builds the replacement rules around per-conversion caches (a service converts one tree; the
  * caches go with it). Maps, not WeakMaps: they live no longer than the tree they point into, and
  * a WeakMap's look-ups and its entries' handling by the garbage collector cost more (a table
@@ -453,34 +522,9 @@ function tableRules(): { rules: Record<string, TurndownService.Rule> } & Omit<Li
    * or a part `acceptsPart` refuses.
    */
   const writeRegular = (table: TableNode, escape: (text: string) => string, tick: () => void, acceptsPart: (part: TableNode) => boolean): string | null => {
-    // The table's Markdown in pieces (each row's newline, each cell's three or four pieces),
-    // joined into one flat chunk every few thousand pieces, with an empty chunk after each
-    // heading row for its border (known once every row is counted); the chunks are joined at the
-    // end. Appending each cell to its row made a string and a concatenation node per cell, and
-    // joining each row a string per row, all alive until the table was done: a large table's
-    // cells are most of a page's nodes, and the young generation's collections copy whatever is
-    // alive.
-    const pieces: string[] = [];
-    const chunks: string[] = [];
-    const flush = (): void => {
-      if (pieces.length === 0) return;
-      chunks.push(pieces.join(""));
-      pieces.length = 0;
-    };
-    const headings: Array<{ at: number; tr: TableNode }> = [];
-    const votes: number[] = [];
-    const leaders: number[] = [];
-    const firstParts: TableNode[] = [];
-    let partsSeen = 0;
-    let rowCount = 0;
-    let firstRowWidth = 0;
-    const accepted = (part: TableNode): boolean => {
-      const bit = (KIND.get(part.nodeName) ?? 0) & ~KIND_BITS;
-      if ((partsSeen & bit) !== 0) return true;
-      partsSeen |= bit;
-      firstParts.push(part);
-      return acceptsPart(part);
-    };
+    const md = new PlainTableMarkdown<TableNode>();
+    const { pieces, votes, leaders } = md;
+    const accepted = (part: TableNode): boolean => md.accepts(part.nodeName, () => part, acceptsPart);
     // The row and cell tags accepted so far (tag names are shared strings): a tag once accepted always is.
     let rowAccepted = false;
     let acceptedCell = "";
@@ -512,14 +556,7 @@ function tableRules(): { rules: Record<string, TurndownService.Rule> } & Omit<Li
       }
       // A row without a cell: not a plain table.
       if (c === 0) return false;
-      if (rowCount++ === 0) firstRowWidth = c;
-      if (isHeadingRow(tr)) {
-        flush();
-        headings.push({ at: chunks.length, tr });
-        chunks.push("");
-      } else if (pieces.length >= PIECES_PER_CHUNK) {
-        flush();
-      }
+      md.endRow(c, isHeadingRow(tr) ? tr : null);
       return true;
     };
     for (let child = table.firstChild; child !== null; child = child.nextSibling) {
@@ -531,17 +568,15 @@ function tableRules(): { rules: Record<string, TurndownService.Rule> } & Omit<Li
         return null;
       }
     }
-    const columns = { count: leaders.length, alignments: leaders.map((a) => ALIGNMENTS[a]!) };
-    facts.set(table, { hasTrigger: false, hasTable: false, caption: null, plain: true, firstParts, rowCount, firstRowWidth, columns });
+    const columns = md.columns();
+    facts.set(table, { hasTrigger: false, hasTable: false, caption: null, plain: true, firstParts: md.firstParts, rowCount: md.rowCount, firstRowWidth: md.firstRowWidth, columns });
     // A single cell: the rules write the table as its content (turndown's join of the parts as they are).
     if (skipped(table)) return contentByParts(table, escape, tick);
-    for (const { at, tr } of headings) {
+    return md.finish((tr) => {
       let borderCells = "";
       for (let i = 0; i < columns.count; i++) borderCells += cellMarkdown(border(columns.alignments[i]!), i < tr.childNodes.length ? tr.childNodes[i]! : null, i);
-      if (borderCells !== "") chunks[at] = `\n${borderCells}`;
-    }
-    flush();
-    return chunks.length === 1 ? chunks[0]! : chunks.join("");
+      return borderCells;
+    });
   };
 
   /**
@@ -563,28 +598,9 @@ function tableRules(): { rules: Record<string, TurndownService.Rule> } & Omit<Li
   const writePacked = (table: TableNode, packed: PackedTable, escape: (text: string) => string, tick: () => void, acceptsPart: (part: TableNode) => boolean): string | null => {
     const element = table as unknown as LightElement;
     const { children, groups, cellTexts } = packed;
-    const pieces: string[] = [];
-    const chunks: string[] = [];
-    const flush = (): void => {
-      if (pieces.length === 0) return;
-      chunks.push(pieces.join(""));
-      pieces.length = 0;
-    };
-    const headings: Array<{ at: number; row: number }> = [];
-    const votes: number[] = [];
-    const leaders: number[] = [];
-    const firstParts: TableNode[] = [];
-    let partsSeen = 0;
-    let rowCount = 0;
-    let firstRowWidth = 0;
-    const accepted = (name: string, standIn: () => TableNode): boolean => {
-      const bit = (KIND.get(name) ?? 0) & ~KIND_BITS;
-      if ((partsSeen & bit) !== 0) return true;
-      partsSeen |= bit;
-      const part = standIn();
-      firstParts.push(part);
-      return acceptsPart(part);
-    };
+    const md = new PlainTableMarkdown<number>();
+    const { pieces, votes, leaders } = md;
+    const accepted = (name: string, standIn: () => TableNode): boolean => md.accepts(name, standIn, acceptsPart);
     /** isFirstTbody of group `g`: a TBODY first in the table, or after a THEAD of blank text. */
     const isFirstTbodyPacked = (g: number): boolean => {
       const group = groups[g]!;
@@ -630,14 +646,7 @@ function tableRules(): { rules: Record<string, TurndownService.Rule> } & Omit<Li
         voteFor(votes, leaders, c, hasAttributes ? packedAlignment(packed, i) : "");
         pushSpannedCell(pieces, content, hasAttributes ? packedSpan(packed, i) : 1, c);
       }
-      if (rowCount++ === 0) firstRowWidth = c;
-      if (isHeadingPacked(r)) {
-        flush();
-        headings.push({ at: chunks.length, row: r });
-        chunks.push("");
-      } else if (pieces.length >= PIECES_PER_CHUNK) {
-        flush();
-      }
+      md.endRow(c, isHeadingPacked(r) ? r : null);
       return true;
     };
     const written = ((): boolean => {
@@ -659,17 +668,15 @@ function tableRules(): { rules: Record<string, TurndownService.Rule> } & Omit<Li
       markProseFacts(element);
       return null;
     }
-    const columns = { count: leaders.length, alignments: leaders.map((a) => ALIGNMENTS[a]!) };
-    facts.set(table, { hasTrigger: false, hasTable: false, caption: null, plain: true, firstParts, rowCount, firstRowWidth, columns });
-    for (const { at, row } of headings) {
+    const columns = md.columns();
+    facts.set(table, { hasTrigger: false, hasTable: false, caption: null, plain: true, firstParts: md.firstParts, rowCount: md.rowCount, firstRowWidth: md.firstRowWidth, columns });
+    const content = md.finish((row) => {
       let borderCells = "";
       const start = packed.cellStart(row);
       const width = packed.cellEnd(row) - start;
       for (let i = 0; i < columns.count; i++) borderCells += spannedCellMarkdown(border(columns.alignments[i]!), i < width ? packedSpan(packed, start + i) : 1, i);
-      if (borderCells !== "") chunks[at] = `\n${borderCells}`;
-    }
-    flush();
-    const content = chunks.length === 1 ? chunks[0]! : chunks.join("");
+      return borderCells;
+    });
     packedContent.set(table, content);
     return content;
   };

@@ -1,5 +1,6 @@
 import type TurndownService from "turndown";
 import type { LightElement, LightNode } from "./light-dom";
+import { TURNDOWN_BLOCK, TURNDOWN_MEANINGFUL_WHEN_BLANK, TURNDOWN_VOID } from "./turndown-elements";
 
 /**
  * turndown's conversion walk (turndown 7.2.5: `turndown`, `process`, `replacementForNode`, `Node`,
@@ -32,12 +33,9 @@ import type { LightElement, LightNode } from "./light-dom";
  * convert byte for byte as before.
  */
 
-/** turndown's `blockElements`. */
-const BLOCK: ReadonlySet<string> = new Set(["ADDRESS", "ARTICLE", "ASIDE", "AUDIO", "BLOCKQUOTE", "BODY", "CANVAS", "CENTER", "DD", "DIR", "DIV", "DL", "DT", "FIELDSET", "FIGCAPTION", "FIGURE", "FOOTER", "FORM", "FRAMESET", "H1", "H2", "H3", "H4", "H5", "H6", "HEADER", "HGROUP", "HR", "HTML", "ISINDEX", "LI", "MAIN", "MENU", "NAV", "NOFRAMES", "NOSCRIPT", "OL", "OUTPUT", "P", "PRE", "SECTION", "TABLE", "TBODY", "TD", "TFOOT", "TH", "THEAD", "TR", "UL"]);
-/** turndown's `voidElements`. */
-const VOID: ReadonlySet<string> = new Set(["AREA", "BASE", "BR", "COL", "COMMAND", "EMBED", "HR", "IMG", "INPUT", "KEYGEN", "LINK", "META", "PARAM", "SOURCE", "TRACK", "WBR"]);
-/** turndown's `meaningfulWhenBlankElements`. */
-const MEANINGFUL_WHEN_BLANK: ReadonlySet<string> = new Set(["A", "TABLE", "THEAD", "TBODY", "TFOOT", "TH", "TD", "IFRAME", "SCRIPT", "AUDIO", "VIDEO"]);
+const BLOCK = TURNDOWN_BLOCK;
+const VOID = TURNDOWN_VOID;
+const MEANINGFUL_WHEN_BLANK = TURNDOWN_MEANINGFUL_WHEN_BLANK;
 
 /** Bits of {@link LightElement.proseFacts}. */
 const NON_BLANK_TEXT = 1;
