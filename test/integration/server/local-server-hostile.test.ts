@@ -105,12 +105,17 @@ describe("requests Node's parser refuses", () => {
 
   it("answers a body that never ends with 413 as soon as it passes the limit, and closes the connection", async () => {
     const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      let status = 0;
+      let body = "";
       const req = http.request(`${api.url}/fetch`, { method: "POST", headers: { "content-type": "application/json", "transfer-encoding": "chunked" }, agent: false }, (res) => {
-        let body = "";
+        status = res.statusCode ?? 0;
         res.on("data", (chunk: Buffer) => (body += chunk.toString("utf8")));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+        res.on("end", () => resolve({ status, body }));
       });
-      req.on("error", reject);
+      // This client keeps writing until the connection closes, so a write can meet the closed
+      // socket (EPIPE, ECONNRESET) after the answer arrived, on a busy machine before its end was
+      // read: the answer counts; an error before any answer fails the test.
+      req.on("error", (error) => (status !== 0 && body !== "" ? resolve({ status, body }) : reject(error)));
       const chunk = Buffer.alloc(64 * 1024, 0x20);
       // Written on each drain, without end: only the server's answer can finish this.
       const pump = () => {
