@@ -1717,12 +1717,9 @@ function leadBlocks(body: LightElement, attempt: Attempt, raw: FiguresTable, isT
 
 function isLeadLike(el: LightElement, s: Figures): boolean {
   if (INLINE.has(el.nodeName) || s.inlineChars < 0.7 * s.chars || s.linkChars > 0.2 * s.chars) return false;
-  const match = classAndId(el);
-  if (isMetaLike(match)) return false;
-  const start = textStart(el, 160);
-  if (s.chars < BYLINE_MAX_CHARS && BYLINE_LINE.test(start)) return false;
-  // A byline that goes on with the writer's bio ("By Ann Example, a deputy editor and …").
-  if (s.chars < PROMPT_MAX_CHARS && AUTHOR_BIO.test(start)) return false;
+  // The furniture lines the article's own blocks are cleaned of (metadata, bylines and a byline
+  // that goes on with the writer's bio, captions and credits, prompts): not the lead either.
+  if (isFurnitureBlock(el, s)) return false;
   if (HEADINGS.has(el.nodeName)) return s.chars >= 25;
   return s.chars >= 40 && (s.sentences > 0 || s.commas > 0 || s.chars >= 80);
 }

@@ -81,7 +81,7 @@ export const READER_PROMPT = new RegExp(
       "newsletter abonnieren\\b", "gefällt (?:dir|ihnen) (?:unser|dieser|der|das)\\b", "unterstützen sie\\b", "verpassen sie (?:keine|nichts)\\b",
       "(?:hat|war) (?:dir|ihnen) (?:der|dieser|unser) (?:artikel|beitrag)\\b", "war (?:der|dieser) (?:artikel|beitrag) (?:nützlich|hilfreich)\\b", "möchten sie (?:den|diesen) (?:artikel|beitrag) teilen\\b",
       "(?:dieser )?(?:text|artikel|beitrag) (?:wurde|ist|erschien) (?:zuerst |ursprünglich )?(?:veröffentlicht|erschienen) (?:unter|bei|auf|in|im)\\b", "(?:dieser )?(?:beitrag|artikel|text) gibt (?:die|ausschließlich die) meinung\\b", "alle rechte vorbehalten\\b",
-      "werbung\\b[.:]?", "anzeige\\s*[-–:]", "anzeige\\s*$", "(?:dieser (?:beitrag|artikel) )?enthält (?:werbung|affiliate)", "anzeige, enthält\\b",
+      "werbung\\s*(?:[.:|–—-]|$)", "anzeige\\s*[-–:]", "anzeige\\s*$", "(?:dieser (?:beitrag|artikel) )?enthält (?:werbung|affiliate)", "anzeige, enthält\\b",
       // The comment area's own lines, where its markup did not mark it
       "you must be logged in\\b", "log in to (?:comment|reply|post)\\b", "leave a (?:reply|comment)\\b", "comments are closed\\b", "no comments yet\\b", "be the first to comment\\b",
       "sie müssen (?:sich )?(?:eingeloggt|angemeldet|einloggen|anmelden)\\b", "sie sind (?:aktuell |derzeit )?nicht (?:eingeloggt|angemeldet)\\b", "(?:noch )?keine kommentare\\b", "kommentare sind geschlossen\\b", "schreibe einen kommentar\\b",
