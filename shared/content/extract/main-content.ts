@@ -1,7 +1,7 @@
 import type { WorkMeter } from "../conversion-deadline";
 import { LightElement, type LightNode, PRUNED_TAGS } from "../light-dom";
 import {
-  ALWAYS_UNLIKELY, AUTHOR_BIO, BACK_LINK, BYLINE_LINE, CAPTION_CREDIT_END, COMMENT_HEADING, CONTENT_HEADER, COPYRIGHT_NOTICE, CREDIT_BY_LINE, CREDIT_LINE, FILING_LINE, INLINE_TAGS, LINK_LIST_HEADING, MAYBE_CANDIDATE, METADATA_LINE, NEGATIVE, POSITIVE, READER_PROMPT, SERVER_MESSAGE_LEVEL, SERVER_MESSAGE_TEXT, SIDE_BOX, UNLIKELY_CANDIDATE, UNLIKELY_ROLES, hasClassWord,
+  ALWAYS_UNLIKELY, AUTHOR_BIO, BACK_LINK, BYLINE_LINE, CAPTION_CREDIT_END, COMMENT_HEADING, CONTACT_HEADING, CONTENT_HEADER, COPYRIGHT_NOTICE, CREDIT_BY_LINE, CREDIT_LINE, FILING_LINE, INLINE_TAGS, LINK_LIST_HEADING, MAYBE_CANDIDATE, METADATA_LINE, NEGATIVE, POSITIVE, READER_PROMPT, SERVER_MESSAGE_LEVEL, SERVER_MESSAGE_TEXT, SIDE_BOX, UNLIKELY_CANDIDATE, UNLIKELY_ROLES, hasClassWord,
 } from "./patterns";
 
 /**
@@ -1111,6 +1111,41 @@ function textStart(el: LightElement, limit = 80, untilLink = false): string {
   return out.trim();
 }
 
+/** The most text that a contact block after its label holds (names, addresses, phone numbers, a line or two about the sender). */
+const CONTACT_BLOCK_CHARS = 1500;
+/** At most this many siblings after a contact label are looked at. */
+const CONTACT_LOOKAHEAD = 40;
+
+/**
+ * Whether `el` is the label of a contact block near the article's end ("Pressekontakt:",
+ * "Kontakt", "Media contact"): a heading or a short line that is only the label, whose siblings
+ * after it hold less text than those before it and at most {@link CONTACT_BLOCK_CHARS}
+ * characters (a label in a page's top matter, with the article after it, is not one). The label
+ * and the siblings after it go: whom to call about the text is not the text.
+ */
+function isContactHead(el: LightElement, s: Figures, t: FiguresTable): boolean {
+  const name = el.nodeName;
+  const label = HEADINGS.has(name) ? s.chars < 80 : (name === "P" || name === "DIV" || name === "SPAN" || name === "STRONG" || name === "B" || name === "DT") && s.chars < 60;
+  if (!label || s.chars === 0 || !CONTACT_HEADING.test(textStart(el, 100))) return false;
+  const raw = activeFigures?.raw ?? t;
+  let after = 0;
+  let seen = 0;
+  for (let n = el.nextSibling; n !== null; n = n.nextSibling) {
+    if (n.nodeType !== 1) continue;
+    if (++seen > CONTACT_LOOKAHEAD) return false;
+    after += raw.get(n)?.chars ?? 0;
+    if (after > CONTACT_BLOCK_CHARS) return false;
+  }
+  let before = 0;
+  seen = 0;
+  for (let n = el.previousSibling; n !== null && before <= after && seen < CONTACT_LOOKAHEAD; n = n.previousSibling) {
+    if (n.nodeType !== 1) continue;
+    seen++;
+    before += raw.get(n)?.chars ?? 0;
+  }
+  return before > after;
+}
+
 /**
  * Whether `el` comes after a comment area's title among its siblings, with only removed elements
  * between (the thread's container is often furniture by its class, "fb-comments", and was set
@@ -1233,6 +1268,8 @@ function cleanSubtree(
   const listHeads = new Set<LightElement>();
   // Headings that open a comment area ("3 Comments", "Leave a Reply"), and the siblings after them.
   const commentHeads = new Set<LightElement>();
+  // Labels of a contact block at the article's end ("Pressekontakt:"), and the siblings after them.
+  const contactHeads = new Set<LightElement>();
   // The cleaning judges a table's rows and cells one by one: a packed table is built first.
   expandTable(root);
   const skip = (el: LightElement) => {
@@ -1287,6 +1324,12 @@ function cleanSubtree(
     }
     if (first !== null && commentHeads.has(first)) {
       removed.add(el);
+      return;
+    }
+    // A contact block at the article's end: its label and the lines after it among its siblings.
+    if ((prev !== null && followsCommentHead(el, removed, contactHeads)) || isContactHead(el, s, stats)) {
+      removed.add(el);
+      contactHeads.add(el);
       return;
     }
     const head = isLinkListHead(el, s);

@@ -47,6 +47,15 @@ export const COMMENT_HEADING =
   /^(?:(?:\d+|one|ein(?:en?)?)\s+)?(?:(?:reader|user)\s+)?(?:comments|kommentare|leserkommentare|commentaires|comentarios|commenti|komentarze|komentarzy)(?:\s*\(\d+\)|\s+\d+)?(?:\s+(?:to|on|zu|zum|sur|a|de)\b.{0,80})?\s*:?$|^(?:\d+|one|ein(?:en?)?)\s+(?:comment|responses?|replies|reactions|kommentar|antworten|antwort|commentaire|comentario|commento|komentarz)(?:\s+(?:to|on|zu|zum|sur|a|de)\b.{0,80})?\s*:?$|^(?:comments?|responses?|replies|kommentare?|antworten)\s*\(\d+\)\s*:?$|^(?:leave|post|add|write)\s+a\s+(?:reply|comment|response)\b|^(?:schreibe|schreiben sie)\s+einen\s+kommentar\b|^(?:kommentar|kommentieren)\s+(?:schreiben|verfassen|hinterlassen)\b|^(?:laisser|ajouter)\s+un\s+commentaire\b|^(?:deja|dejar|escribe)\s+(?:un|tu)\s+comentario\b|^(?:dodaj|napisz)\s+komentarz\b/i;
 
 /**
+ * The whole text of a label that opens the contact block of a press release or an institution's
+ * news item ("Pressekontakt:", "Kontakt", "Ansprechpartnerin", "Media contact", "Contacto de
+ * prensa"): who to call about the text, not the text. Matched on the label alone (main-content.ts
+ * takes it, and the short blocks after it, only near the article's end).
+ */
+export const CONTACT_HEADING =
+  /^(?:(?:presse|medien|pressestelle\s+und\s+)?kontakt(?:\s+f(?:ü|ue)r\s+(?:rückfragen|medien|journalist(?:en|innen)|die\s+presse))?|ansprechpartner(?:in|innen)?(?:\s+f(?:ü|ue)r\s+(?:die\s+)?(?:presse|medien))?|(?:press|media)\s+contacts?|contacts?(?:\s+information)?|for\s+(?:more\s+information|media\s+inquiries),?\s+contact|contacto(?:\s+de\s+prensa)?|contact\s+presse|kontakt\s+dla\s+medi(?:ów|ow))\s*:?$/i;
+
+/**
  * Class/id words of boxes beside the article's text that can be longer than the metadata lines
  * {@link NEGATIVE} and the byline rule catch: an author box (the writer's photo, bio and links),
  * a disclaimer or a disclosure (editorial, advertising, affiliate).

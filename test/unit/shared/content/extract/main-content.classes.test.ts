@@ -115,6 +115,32 @@ describe("furniture lines between the headline and the body are not the lead", (
   });
 });
 
+describe("the contact block at the end of a press release", () => {
+  it("drops the label ('Pressekontakt:', 'Media contact') and the contact lines after it", () => {
+    for (const label of ["<p><strong>Pressekontakt:</strong></p>", "<h3>Media contact</h3>", "<p>Kontakt</p>"]) {
+      const html = page(
+        "New climate model",
+        `<article><h1>New climate model</h1>${paragraphs("climate", 4)}${label}<p>Dr. Ann Example<br>Example Institute for Meteorology</p><p>E-Mail: ann@example.org<br>Tel. +49 40 123 456</p></article>`,
+      );
+      const out = text(html);
+      expect(out).toContain("The climate report, paragraph 3");
+      expect(out).not.toContain("Dr. Ann Example");
+      expect(out).not.toContain("ann@example.org");
+      expect(out).not.toMatch(/Pressekontakt|Media contact|^Kontakt$/m);
+    }
+  });
+
+  it("keeps a 'Kontakt' label that opens the article's text, and sentences that start with the word", () => {
+    const html = page(
+      "Contact tracing",
+      `<article><h1>Contact tracing</h1><p>Kontakt</p>${paragraphs("tracing", 4)}<p>Contact tracing apps, the ministry said, will be tested again in the spring.</p></article>`,
+    );
+    const out = text(html);
+    expect(out).toContain("The tracing report, paragraph 3");
+    expect(out).toContain("Contact tracing apps, the ministry said");
+  });
+});
+
 describe("teaser cards: a linked headline and an excerpt, other stories", () => {
   it("drops the next-stories cards after a short post, when they outweigh the post itself", () => {
     const html = page(
