@@ -1,7 +1,7 @@
 import type { WorkMeter } from "../conversion-deadline";
 import { LightElement, type LightNode, type PackedTable, PRUNED_TAGS } from "../light-dom";
 import {
-  ALWAYS_UNLIKELY, AUTHOR_BIO, BACK_LINK, BYLINE_LINE, CAPTION_CREDIT_END, COMMENT_HEADING, CONTENT_HEADER, COPYRIGHT_NOTICE, CREDIT_BY_LINE, CREDIT_LINE, FILING_LINE, INLINE_TAGS, LINK_LIST_HEADING, MAYBE_CANDIDATE, METADATA_LINE, NEGATIVE, POSITIVE, READER_PROMPT, SERVER_MESSAGE_LEVEL, SERVER_MESSAGE_TEXT, SIDE_BOX, UNLIKELY_CANDIDATE, UNLIKELY_ROLES, hasClassWord,
+  ALWAYS_UNLIKELY, AUTHOR_BIO, BACK_LINK, BYLINE_LINE, CAPTION_CREDIT_END, COMMENT_HEADING, CONTACT_HEADING, CONTENT_HEADER, COPYRIGHT_NOTICE, CREDIT_BY_LINE, CREDIT_LINE, FILING_LINE, INLINE_TAGS, LINK_LIST_HEADING, MAYBE_CANDIDATE, METADATA_LINE, NEGATIVE, POSITIVE, READER_PROMPT, SERVER_MESSAGE_LEVEL, SERVER_MESSAGE_TEXT, SIDE_BOX, UNLIKELY_CANDIDATE, UNLIKELY_ROLES, hasClassWord,
 } from "./patterns";
 
 /**
@@ -1274,6 +1274,41 @@ function textStart(el: LightElement, limit = 80, untilLink = false): string {
   return out.trim();
 }
 
+/** The most text that a contact block after its label holds (names, addresses, phone numbers, a line or two about the sender). */
+const CONTACT_BLOCK_CHARS = 1500;
+/** At most this many siblings after a contact label are looked at. */
+const CONTACT_LOOKAHEAD = 40;
+
+/**
+ * Whether `el` is the label of a contact block near the article's end ("Pressekontakt:",
+ * "Kontakt", "Media contact"): a heading or a short line that is only the label, whose siblings
+ * after it hold less text than those before it and at most {@link CONTACT_BLOCK_CHARS}
+ * characters (a label in a page's top matter, with the article after it, is not one). The label
+ * and the siblings after it go: whom to call about the text is not the text.
+ */
+function isContactHead(el: LightElement, s: Figures, t: FiguresTable): boolean {
+  const name = el.nodeName;
+  const label = HEADINGS.has(name) ? s.chars < 80 : (name === "P" || name === "DIV" || name === "SPAN" || name === "STRONG" || name === "B" || name === "DT") && s.chars < 60;
+  if (!label || s.chars === 0 || !CONTACT_HEADING.test(textStart(el, 100))) return false;
+  const raw = activeFigures?.raw ?? t;
+  let after = 0;
+  let seen = 0;
+  for (let n = el.nextSibling; n !== null; n = n.nextSibling) {
+    if (n.nodeType !== 1) continue;
+    if (++seen > CONTACT_LOOKAHEAD) return false;
+    after += raw.get(n)?.chars ?? 0;
+    if (after > CONTACT_BLOCK_CHARS) return false;
+  }
+  let before = 0;
+  seen = 0;
+  for (let n = el.previousSibling; n !== null && before <= after && seen < CONTACT_LOOKAHEAD; n = n.previousSibling) {
+    if (n.nodeType !== 1) continue;
+    seen++;
+    before += raw.get(n)?.chars ?? 0;
+  }
+  return before > after;
+}
+
 /**
  * Whether `el` comes after a comment area's title among its siblings, with only removed elements
  * between (the thread's container is often furniture by its class, "fb-comments", and was set
@@ -1407,6 +1442,8 @@ function cleanSubtree(
   const listHeads = new Set<LightElement>();
   // Headings that open a comment area ("3 Comments", "Leave a Reply"), and the siblings after them.
   const commentHeads = new Set<LightElement>();
+  // Labels of a contact block at the article's end ("Pressekontakt:"), and the siblings after them.
+  const contactHeads = new Set<LightElement>();
   // The cleaning judges a table's rows and cells one by one: a packed table is built first, unless
   // it is judged to stay whole (partsStayInCleaning): then it stays packed, a leaf of the walk.
   if (!judgeTable(root)) expandTable(root);
@@ -1462,6 +1499,12 @@ function cleanSubtree(
     }
     if (first !== null && commentHeads.has(first)) {
       removed.add(el);
+      return;
+    }
+    // A contact block at the article's end: its label and the lines after it among its siblings.
+    if ((prev !== null && followsCommentHead(el, removed, contactHeads)) || isContactHead(el, s, stats)) {
+      removed.add(el);
+      contactHeads.add(el);
       return;
     }
     const head = isLinkListHead(el, s);
@@ -1907,12 +1950,9 @@ function leadBlocks(body: LightElement, attempt: Attempt, raw: FiguresTable, isT
 
 function isLeadLike(el: LightElement, s: Figures): boolean {
   if (INLINE.has(el.nodeName) || s.inlineChars < 0.7 * s.chars || s.linkChars > 0.2 * s.chars) return false;
-  const match = classAndId(el);
-  if (isMetaLike(match)) return false;
-  const start = textStart(el, 160);
-  if (s.chars < BYLINE_MAX_CHARS && BYLINE_LINE.test(start)) return false;
-  // A byline that goes on with the writer's bio ("By Ann Example, a deputy editor and …").
-  if (s.chars < PROMPT_MAX_CHARS && AUTHOR_BIO.test(start)) return false;
+  // The furniture lines the article's own blocks are cleaned of (metadata, bylines and a byline
+  // that goes on with the writer's bio, captions and credits, prompts): not the lead either.
+  if (isFurnitureBlock(el, s)) return false;
   if (HEADINGS.has(el.nodeName)) return s.chars >= 25;
   return s.chars >= 40 && (s.sentences > 0 || s.commas > 0 || s.chars >= 80);
 }

@@ -47,6 +47,15 @@ export const COMMENT_HEADING =
   /^(?:(?:\d+|one|ein(?:en?)?)\s+)?(?:(?:reader|user)\s+)?(?:comments|kommentare|leserkommentare|commentaires|comentarios|commenti|komentarze|komentarzy)(?:\s*\(\d+\)|\s+\d+)?(?:\s+(?:to|on|zu|zum|sur|a|de)\b.{0,80})?\s*:?$|^(?:\d+|one|ein(?:en?)?)\s+(?:comment|responses?|replies|reactions|kommentar|antworten|antwort|commentaire|comentario|commento|komentarz)(?:\s+(?:to|on|zu|zum|sur|a|de)\b.{0,80})?\s*:?$|^(?:comments?|responses?|replies|kommentare?|antworten)\s*\(\d+\)\s*:?$|^(?:leave|post|add|write)\s+a\s+(?:reply|comment|response)\b|^(?:schreibe|schreiben sie)\s+einen\s+kommentar\b|^(?:kommentar|kommentieren)\s+(?:schreiben|verfassen|hinterlassen)\b|^(?:laisser|ajouter)\s+un\s+commentaire\b|^(?:deja|dejar|escribe)\s+(?:un|tu)\s+comentario\b|^(?:dodaj|napisz)\s+komentarz\b/i;
 
 /**
+ * The whole text of a label that opens the contact block of a press release or an institution's
+ * news item ("Pressekontakt:", "Kontakt", "Ansprechpartnerin", "Media contact", "Contacto de
+ * prensa"): who to call about the text, not the text. Matched on the label alone (main-content.ts
+ * takes it, and the short blocks after it, only near the article's end).
+ */
+export const CONTACT_HEADING =
+  /^(?:(?:presse|medien|pressestelle\s+und\s+)?kontakt(?:\s+f(?:ü|ue)r\s+(?:rückfragen|medien|journalist(?:en|innen)|die\s+presse))?|ansprechpartner(?:in|innen)?(?:\s+f(?:ü|ue)r\s+(?:die\s+)?(?:presse|medien))?|(?:press|media)\s+contacts?|contacts?(?:\s+information)?|for\s+(?:more\s+information|media\s+inquiries),?\s+contact|contacto(?:\s+de\s+prensa)?|contact\s+presse|kontakt\s+dla\s+medi(?:ów|ow))\s*:?$/i;
+
+/**
  * Class/id words of boxes beside the article's text that can be longer than the metadata lines
  * {@link NEGATIVE} and the byline rule catch: an author box (the writer's photo, bio and links),
  * a disclaimer or a disclosure (editorial, advertising, affiliate).
@@ -81,7 +90,7 @@ export const READER_PROMPT = new RegExp(
       "newsletter abonnieren\\b", "gefällt (?:dir|ihnen) (?:unser|dieser|der|das)\\b", "unterstützen sie\\b", "verpassen sie (?:keine|nichts)\\b",
       "(?:hat|war) (?:dir|ihnen) (?:der|dieser|unser) (?:artikel|beitrag)\\b", "war (?:der|dieser) (?:artikel|beitrag) (?:nützlich|hilfreich)\\b", "möchten sie (?:den|diesen) (?:artikel|beitrag) teilen\\b",
       "(?:dieser )?(?:text|artikel|beitrag) (?:wurde|ist|erschien) (?:zuerst |ursprünglich )?(?:veröffentlicht|erschienen) (?:unter|bei|auf|in|im)\\b", "(?:dieser )?(?:beitrag|artikel|text) gibt (?:die|ausschließlich die) meinung\\b", "alle rechte vorbehalten\\b",
-      "werbung\\b[.:]?", "anzeige\\s*[-–:]", "anzeige\\s*$", "(?:dieser (?:beitrag|artikel) )?enthält (?:werbung|affiliate)", "anzeige, enthält\\b",
+      "werbung\\s*(?:[.:|–—-]|$)", "anzeige\\s*[-–:]", "anzeige\\s*$", "(?:dieser (?:beitrag|artikel) )?enthält (?:werbung|affiliate)", "anzeige, enthält\\b",
       // The comment area's own lines, where its markup did not mark it
       "you must be logged in\\b", "log in to (?:comment|reply|post)\\b", "leave a (?:reply|comment)\\b", "comments are closed\\b", "no comments yet\\b", "be the first to comment\\b",
       "sie müssen (?:sich )?(?:eingeloggt|angemeldet|einloggen|anmelden)\\b", "sie sind (?:aktuell |derzeit )?nicht (?:eingeloggt|angemeldet)\\b", "(?:noch )?keine kommentare\\b", "kommentare sind geschlossen\\b", "schreibe einen kommentar\\b",

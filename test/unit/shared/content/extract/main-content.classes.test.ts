@@ -99,6 +99,48 @@ describe("the lead between the headline and the body", () => {
 const card = (i: number) =>
   `<div class="card"><h2><a href="/story/${i}">Headline of another story number ${i}, which is about something else</a></h2><a href="/story/${i}"><img src="/i/${i}.jpg" alt=""></a><p>The excerpt of story ${i} tells the first lines of it, so that a reader may want to click and read on. It goes on for a while, with names, places, and a quote or two, before it stops in the middle of a thought.</p></div>`;
 
+describe("furniture lines between the headline and the body are not the lead", () => {
+  it("drops a photo's caption that ends with its credit, met on the walk back from the body; keeps the standfirst", () => {
+    const html = page(
+      "Golf on TV: the week's broadcasts",
+      `<div id="news"><section class="p-20"><div class="row"><div class="col-7"><h1 class="headline">Golf on TV: the week's broadcasts</h1>
+       <h2 class="teaser"><p>The tour moves to California, and the other tour goes on in the desert.</p></h2></div>
+       <div class="col-9"><div class="ratio"><img src="/tv.jpg" alt=""></div><p class="text-center"><small>Golf on TV: the broadcast times of the big tournaments at a glance. (Foto: Agency)</small></p></div></div></section>
+       <section class="pb-10"><div class="row"><div class="col-7"><div class="default-styling">${paragraphs("golf", 4)}</div></div></div></section></div>`,
+    );
+    const out = text(html);
+    expect(out).toContain("The tour moves to California");
+    expect(out).toContain("The golf report, paragraph 3");
+    expect(out).not.toContain("broadcast times of the big tournaments");
+  });
+});
+
+describe("the contact block at the end of a press release", () => {
+  it("drops the label ('Pressekontakt:', 'Media contact') and the contact lines after it", () => {
+    for (const label of ["<p><strong>Pressekontakt:</strong></p>", "<h3>Media contact</h3>", "<p>Kontakt</p>"]) {
+      const html = page(
+        "New climate model",
+        `<article><h1>New climate model</h1>${paragraphs("climate", 4)}${label}<p>Dr. Ann Example<br>Example Institute for Meteorology</p><p>E-Mail: ann@example.org<br>Tel. +49 40 123 456</p></article>`,
+      );
+      const out = text(html);
+      expect(out).toContain("The climate report, paragraph 3");
+      expect(out).not.toContain("Dr. Ann Example");
+      expect(out).not.toContain("ann@example.org");
+      expect(out).not.toMatch(/Pressekontakt|Media contact|^Kontakt$/m);
+    }
+  });
+
+  it("keeps a 'Kontakt' label that opens the article's text, and sentences that start with the word", () => {
+    const html = page(
+      "Contact tracing",
+      `<article><h1>Contact tracing</h1><p>Kontakt</p>${paragraphs("tracing", 4)}<p>Contact tracing apps, the ministry said, will be tested again in the spring.</p></article>`,
+    );
+    const out = text(html);
+    expect(out).toContain("The tracing report, paragraph 3");
+    expect(out).toContain("Contact tracing apps, the ministry said");
+  });
+});
+
 describe("teaser cards: a linked headline and an excerpt, other stories", () => {
   it("drops the next-stories cards after a short post, when they outweigh the post itself", () => {
     const html = page(

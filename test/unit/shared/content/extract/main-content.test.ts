@@ -279,6 +279,14 @@ describe("lines to the reader about the site, inside the article", () => {
     expect(out.markdown).not.toContain("Anzeige");
   });
 
+  it("keeps a paragraph that opens with the word 'Werbung' in a sentence; drops the label 'Werbung' alone or with a stop", () => {
+    const story = "Werbung nervt. Tracking nervt. Und mobil habe ich keine Zeit für hässliche Werbemittel.";
+    const out = main(page("Port", `<article><h1>Port</h1>${paragraphs("port", 3)}<p>${story}</p><p>Werbung</p><p>Werbung: Dieser Text nennt eine Marke.</p>${paragraphs("quay", 2)}</article>`));
+    expect(out.markdown).toContain(story);
+    expect(out.markdown).not.toMatch(/^Werbung$/m);
+    expect(out.markdown).not.toContain("Dieser Text nennt eine Marke");
+  });
+
   it("keeps article sentences that speak of subscriptions, and long paragraphs that start like a prompt", () => {
     const story = "Subscriptions to the port's ferry pass rose by a third this year, the harbour office said.";
     const long = `Sign up numbers for the regatta, the organisers said on Monday, ${"were higher than in any year before, and the town is glad, ".repeat(6)}`;
