@@ -24,6 +24,22 @@ describe("renderDocument", () => {
     expect(out).toEqual({ content: "# Men\u00fc\n\n[next](https://example.com/a/c.html)", title: "Caf\u00e9", charset: "windows-1252", contentType: "text/html", extractor: "full" });
   });
 
+  it("drops soft hyphens (U+00AD, &shy;) from the text, the title and packed table cells, in both modes and formats", () => {
+    const sentence = "Im Mit&shy;tel&shy;al&shy;ter war der Wein\u00ADbau hier schon bekannt, und die Winzer schlossen sich zusammen.";
+    const rows = Array.from({ length: 4 }, (_, i) => `<tr><td>Lager&shy;zeit ${i}</td><td>${i + 1} Mo&shy;nate</td></tr>`).join("");
+    const html = `<html><head><title>Wein&shy;bau</title></head><body><article><h1>Wein&shy;bau</h1>${`<p>${sentence} ${sentence}</p>`.repeat(4)}<table>${rows}</table></article></body></html>`;
+    for (const mainContent of [true, false]) {
+      for (const format of ["markdown", "text"] as const) {
+        const out = renderDocument({ body: utf8(html), contentType: "text/html", finalUrl: URL_, mainContent, format });
+        expect(out.content, `${mainContent} ${format}`).not.toContain("\u00AD");
+        expect(out.content).toContain("Im Mittelalter war der Weinbau hier");
+        expect(out.content).toContain("Lagerzeit 3");
+        expect(out.content).toContain("4 Monate");
+        expect(out.title).toBe("Weinbau");
+      }
+    }
+  });
+
   it("main content reports the extractor used", () => {
     const out = renderDocument({ body: utf8("<p>tiny</p>"), contentType: undefined, finalUrl: URL_, mainContent: true });
     expect(out.contentType).toBe("text/html");
