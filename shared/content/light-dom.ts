@@ -564,8 +564,19 @@ export class LightElement extends LightBase {
   }
 }
 
-/** U+00AD SOFT HYPHEN: dropped from every text as the parse reads it (see parseLightDocument's ontext). */
+/** U+00AD SOFT HYPHEN: dropped from every text as the parse reads it (see {@link withoutSoftHyphens}). */
 const SOFT_HYPHEN = "\u00AD";
+
+/**
+ * `text` without its soft hyphens (U+00AD, `&shy;`): hyphenation hints a browser shows only at a
+ * line's end; kept, they split every hinted word in two for a reader that searches or quotes the
+ * text ("Mit\u00ADtel\u00ADal\u00ADter"). One scan of a text that has none. Every text the parse
+ * reads goes through it: htmlparser2's texts (ontext) and the cells the table fast path takes
+ * straight from the input (packSimpleCell).
+ */
+function withoutSoftHyphens(text: string): string {
+  return text.includes(SOFT_HYPHEN) ? text.replaceAll(SOFT_HYPHEN, "") : text;
+}
 
 /** The element names a packed table's parts can have (see {@link PackedTable}). */
 const PACKED_PART_NAMES: ReadonlySet<string> = new Set(["THEAD", "TBODY", "TFOOT", "TR", "TD", "TH"]);
@@ -998,7 +1009,9 @@ export function parseLightDocument(html: string, options: { pruned?: ReadonlySet
     // `<td>` is 4 characters, `</td>` 5.
     if (end - 5 > start + 4) {
       meter?.tick();
-      packed.appendText(buffer.slice(start + 4, end - 5));
+      // As ontext would have taken it: without soft hyphens, and nothing when nothing is left.
+      const text = withoutSoftHyphens(buffer.slice(start + 4, end - 5));
+      if (text !== "") packed.appendText(text);
     }
     packed.close();
   };
@@ -1110,11 +1123,8 @@ export function parseLightDocument(html: string, options: { pruned?: ReadonlySet
       },
       ontext(text) {
         meter?.tick();
-        // Soft hyphens (U+00AD, `&shy;`) are hyphenation hints a browser shows only at a line's
-        // end: kept, they split every hinted word in two for a reader that searches or quotes the
-        // text ("Mit\u00ADtel\u00ADal\u00ADter"). One scan of each run.
         if (text.includes(SOFT_HYPHEN)) {
-          text = text.replaceAll(SOFT_HYPHEN, "");
+          text = withoutSoftHyphens(text);
           if (text === "") return;
         }
         if (pruneDepth > 0) {
