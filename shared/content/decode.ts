@@ -4,8 +4,6 @@ import htmlEncodingSniffer from "html-encoding-sniffer";
 import { WebgateError } from "../errors";
 import { parseContentType } from "./content-type";
 
-export { parseContentType };
-
 /** What the content pipeline does with a body. */
 export type BodyKind = "html" | "xml" | "json" | "text";
 

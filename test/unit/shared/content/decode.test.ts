@@ -1,7 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import iconv from "iconv-lite";
-import { MAX_GARBAGE_SHARE, countGarbage, countUtf8Garbage, decodeBody, parseContentType, SUPPORTED_CHARSETS } from "../../../../shared/content/decode";
+import { MAX_GARBAGE_SHARE, countGarbage, countUtf8Garbage, decodeBody, SUPPORTED_CHARSETS } from "../../../../shared/content/decode";
+import { parseContentType } from "../../../../shared/content/content-type";
 import { WebgateError } from "../../../../shared/errors";
 
 const utf8 = (s: string) => new TextEncoder().encode(s);
