@@ -132,12 +132,15 @@ const bigPage = fc
 const dataTable = (n: number, extra = "") => `<table>${Array.from({ length: n }, (_, i) => `<tr><td>river ${i}</td><td>${i * 7} km</td></tr>`).join("")}${extra}</table>`;
 
 describe("main content with packed tables", () => {
-  it("extracts what it extracts from the tree the tables stand for", () => {
+  it.each([
+    ["the tree the tables stand for", page, 400],
+    ["the trees of large tables", bigPage, 300],
+  ] as const)("extracts what it extracts from %s", (_, pages, numRuns) => {
     fc.assert(
-      fc.property(page, (html) => {
+      fc.property(pages, (html) => {
         expect(extractionOf(html, true)).toBe(extractionOf(html, false));
       }),
-      { numRuns: 400 },
+      { numRuns },
     );
   });
 
@@ -149,15 +152,6 @@ describe("main content with packed tables", () => {
     ["a credit line in a cell", `<div>${article(2)}<table><tr><td>Photo: AP</td></tr><tr><td>2</td></tr></table></div>`],
   ])("converts %s as from the tree", (_, html) => {
     expect(extractionOf(html, true)).toBe(extractionOf(html, false));
-  });
-
-  it("extracts from large tables what it extracts from their trees", () => {
-    fc.assert(
-      fc.property(bigPage, (html) => {
-        expect(extractionOf(html, true)).toBe(extractionOf(html, false));
-      }),
-      { numRuns: 300 },
-    );
   });
 
   it.each([
