@@ -1926,7 +1926,9 @@ function leadBlocks(body: LightElement, attempt: Attempt, raw: FiguresTable, isT
     const name = cur.nodeName;
     // A link is passed over whole: the blocks inside one (a teaser card "Up next: …" wrapped in
     // an <a>) are its link text, not the lead.
-    if (s === undefined || s.chars === 0 || name === "A" || isHidden(cur) || FURNITURE_TAGS.has(name) || name === "FIGURE" || name === "FIGCAPTION" || hasClassWord(ALWAYS_UNLIKELY, classAndId(cur))) {
+    // So is an author box or a disclaimer (a bio beside the headline is about the writer, not the story).
+    const match = classAndId(cur);
+    if (s === undefined || s.chars === 0 || name === "A" || isHidden(cur) || FURNITURE_TAGS.has(name) || name === "FIGURE" || name === "FIGCAPTION" || hasClassWord(ALWAYS_UNLIKELY, match) || hasClassWord(SIDE_BOX, match)) {
       cur = previousOf(cur, body, budget);
       continue;
     }
@@ -1935,15 +1937,15 @@ function leadBlocks(body: LightElement, attempt: Attempt, raw: FiguresTable, isT
     if (name === "H1" || (HEADINGS.has(name) && s.chars < 300 && isTitle(normalizeTitle(cur.textContent)))) return out.reverse();
     if (s.chars > LEAD_MAX_CHARS) return [];
     if (isLeadLike(cur, s)) {
-      if (!hasClassWord(MEDIA, classAndId(cur))) out.push(cur);
+      if (!hasClassWord(MEDIA, match)) out.push(cur);
       chars += s.chars;
       if (chars > LEAD_MAX_CHARS) return [];
       cur = previousOf(cur, body, budget);
       continue;
     }
     // A gallery or slideshow is passed over whole: the blurb of a slide inside it is not the lead.
-    if (!hasClassWord(GALLERY, classAndId(cur))) expandTable(cur);
-    cur = hasClassWord(GALLERY, classAndId(cur)) ? previousOf(cur, body, budget) : (cur.lastChild ?? previousOf(cur, body, budget));
+    if (!hasClassWord(GALLERY, match)) expandTable(cur);
+    cur = hasClassWord(GALLERY, match) ? previousOf(cur, body, budget) : (cur.lastChild ?? previousOf(cur, body, budget));
   }
   return [];
 }

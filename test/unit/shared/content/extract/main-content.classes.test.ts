@@ -115,6 +115,22 @@ describe("furniture lines between the headline and the body are not the lead", (
   });
 });
 
+describe("an author box between the headline and the body is not the lead", () => {
+  it("passes over a box whose class names it an author box, keeps the standfirst before it", () => {
+    const html = page(
+      "Care homes: how people die matters too",
+      `<div class="page"><h1>Care homes: how people die matters too</h1>
+       <div class="field-lead"><p>Must the infected go to hospital? A doctor explains why many patients have better chances in the home where they live.</p></div>
+       <div class="inline-block"><div class="row author-box"><p class="label-x">About the writer</p><div class="field-description"><p>Ann Example heads the politics desk of the magazine. She studied history in Berlin and was a correspondent for many years.</p></div></div></div>
+       <div class="body">${paragraphs("care", 4)}</div></div>`,
+    );
+    const out = text(html);
+    expect(out).toContain("Must the infected go to hospital?");
+    expect(out).toContain("The care report, paragraph 3");
+    expect(out).not.toContain("heads the politics desk");
+  });
+});
+
 describe("the contact block at the end of a press release", () => {
   it("drops the label ('Pressekontakt:', 'Media contact') and the contact lines after it", () => {
     for (const label of ["<p><strong>Pressekontakt:</strong></p>", "<h3>Media contact</h3>", "<p>Kontakt</p>"]) {
