@@ -588,3 +588,20 @@ describe("a widget's title left alone when cleaning took what it titled", () => 
     expect(out).not.toContain("Our partners");
   });
 });
+
+describe("a blog's links to the posts before and after this one", () => {
+  it("drops 'Next post: …' / 'Vorgängerbeitrag: …' lines and a 'Siehe auch' line; keeps sentences that start with the same words", () => {
+    const html = page(
+      "Playgrounds",
+      `<article><h1>Playgrounds</h1>${paragraphs("playground", 3)}
+       <p>Artikel und Videos zum Thema <a href="/v/1">Ein Spielplatz aus Holz wird gebaut</a></p>
+       <p>Next post office to close is the one in the village, the council said, and the people there are not happy about it.</p>
+       <div class="post-x"><p><br>Nachfolgebeitrag: <a href="/2018/what-now">Was passiert hier eigentlich noch?</a><br>Vorgängerbeitrag: <a href="/2014/truth">Die Wahrheit über Schaukeln</a></p></div>
+       <p>Previous post: <a href="/2019/swings">Swings in the park</a></p><p>Siehe auch: <a href="/2012/slides">Rutschen im Test</a></p></article>`,
+    );
+    const out = text(html);
+    expect(out).toContain("The playground report, paragraph 2");
+    expect(out).toContain("Next post office to close");
+    for (const noise of ["Artikel und Videos", "Spielplatz aus Holz", "Nachfolgebeitrag", "Was passiert hier", "Swings in the park", "Rutschen im Test"]) expect(out).not.toContain(noise);
+  });
+});
