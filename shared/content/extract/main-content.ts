@@ -1741,12 +1741,76 @@ function dropLinkListTails(root: LightElement, removed: Set<LightElement>, stats
   }
   // Trailing headings with no text after them: section titles left over from what cleaning took.
   // A pull quote or a summary line set as a heading is a sentence of the article, and stays.
-  while (last !== null && HEADINGS.has(last.nodeName) && !isSentenceHeading(last, stats.get(last))) {
+  // An appeal to the reader at the article's end goes too, at any length up to a box's.
+  while (last !== null && ((HEADINGS.has(last.nodeName) && !isSentenceHeading(last, stats.get(last))) || isTrailingAppeal(last, stats.get(last)))) {
     removed.add(last);
-    let prev: LightNode | null = last.previousSibling;
-    while (prev !== null && (prev.nodeType !== 1 || removed.has(prev))) prev = prev.previousSibling;
-    last = prev;
+    last = previousKept(last, removed);
   }
+  // The appeal may close the article's last container (the post's body inside its wrapper), and
+  // a short line or two may follow it (a credit, a separator).
+  let box = last;
+  for (let depth = 0; box !== null && depth < APPEAL_DEPTH && APPEAL_CONTAINERS.has(box.nodeName); depth++) {
+    let tail = lastKept(box, removed);
+    let passed = 0;
+    while (tail !== null) {
+      const s = stats.get(tail);
+      if (isTrailingAppeal(tail, s)) {
+        removed.add(tail);
+      } else if (passed < APPEAL_PASSED_LINES && s !== undefined && s.chars < APPEAL_PASSED_CHARS && !APPEAL_CONTAINERS.has(tail.nodeName)) {
+        passed++;
+      } else break;
+      tail = previousKept(tail, removed);
+    }
+    if (tail !== null && passed > 0) break;
+    box = tail;
+  }
+}
+
+/** A box that asks the reader for support or a subscription is a few short paragraphs. */
+const APPEAL_MAX_CHARS = 1000;
+/** How many containers deep the end of the article is looked at for an appeal. */
+const APPEAL_DEPTH = 8;
+/** At most this many short lines (under this many characters) after an appeal are passed over, and kept. */
+const APPEAL_PASSED_LINES = 2;
+const APPEAL_PASSED_CHARS = 150;
+/** Containers whose last block is the article's last block. */
+const APPEAL_CONTAINERS = new Set(["DIV", "SECTION", "ARTICLE", "MAIN"]);
+
+/**
+ * Whether a block at the end of the article is a line or a box to the reader about the site that
+ * is longer than a prompt line ({@link PROMPT_MAX_CHARS}): "Enjoy our magazine? We chose not to put
+ * up a paywall … please support us", "Lust auf mehr? Lass dir die besten Storys … liefern". It opens
+ * as a reader prompt ({@link READER_PROMPT}); in the middle of the article a paragraph that opens
+ * so may be the story's, at its end such a block is the site's appeal. Text outside an element (a
+ * line in the container itself) ends the search: that text is the article's last line.
+ */
+function isTrailingAppeal(el: LightElement, s: Figures | undefined): boolean {
+  if (s === undefined || s.chars === 0 || s.chars >= APPEAL_MAX_CHARS || INLINE.has(el.nodeName) || TABLE_PARTS.has(el.nodeName)) return false;
+  return READER_PROMPT.test(textStart(el, FURNITURE_START_CHARS));
+}
+
+/** The last element child of `el` that cleaning kept, when no text follows it in `el`. */
+function lastKept(el: LightElement, removed: ReadonlySet<LightElement>): LightElement | null {
+  for (let n = el.lastChild; n !== null; n = n.previousSibling) {
+    if (n.nodeType === 3) {
+      if (n.data.trim() !== "") return null;
+      continue;
+    }
+    if (!removed.has(n)) return n;
+  }
+  return null;
+}
+
+/** The element before `el` among its siblings that cleaning kept, when no text lies between. */
+function previousKept(el: LightElement, removed: ReadonlySet<LightElement>): LightElement | null {
+  for (let n = el.previousSibling; n !== null; n = n.previousSibling) {
+    if (n.nodeType === 3) {
+      if (n.data.trim() !== "") return null;
+      continue;
+    }
+    if (!removed.has(n)) return n;
+  }
+  return null;
 }
 
 /** A heading of at least this many words that ends a sentence is text set large, not a section's title. */

@@ -605,3 +605,36 @@ describe("a blog's links to the posts before and after this one", () => {
     for (const noise of ["Artikel und Videos", "Spielplatz aus Holz", "Nachfolgebeitrag", "Was passiert hier", "Swings in the park", "Rutschen im Test"]) expect(out).not.toContain(noise);
   });
 });
+
+describe("an appeal to the reader at the end of the article, longer than a prompt line", () => {
+  const appeal =
+    "Enjoyed this article? When we started the magazine, we chose not to put up a paywall, and that will not change: we want as many readers as possible to get the news from the crags. " +
+    "To depend less on advertising and to bring you more and better stories, we need your help. So: support the magazine with a small monthly amount, and you will profit more than once. " +
+    "How? You can read all about it on our community page, where we explain what supporters get.";
+  it("drops the appeal box, in the body's last container and before a short credit line; keeps a paragraph that opens alike in the middle", () => {
+    const html = page(
+      "Climber signs with a new brand",
+      `<article><h1>Climber signs with a new brand</h1><div class="entry"><div class="inner">${paragraphs("climbing", 2)}
+       <p>Support our climbers, the banners at the foot of the wall said, and thousands of fans came to watch the final on Sunday, though the rain kept falling all day and the start was late. The organisers said it was the largest crowd the town had seen in years, and they would bring the final back next spring, with a second wall for the youth teams and more room for the fans. The mayor thanked the club, the police and the many helpers who had cleared the square of the water by the evening.</p>
+       ${paragraphs("final", 2)}<p class="box-yellow"><strong>${appeal}</strong></p><div class="buttons"><a href="/community">Learn more</a></div>
+       <p>+++<br>Credits: title picture Example Productions</p></div></div></article>`,
+    );
+    const out = text(html);
+    expect(out).toContain("The final report, paragraph 1");
+    expect(out).toContain("Support our climbers, the banners at the foot of the wall said");
+    expect(out).not.toContain("Enjoyed this article?");
+    expect(out).not.toContain("we need your help");
+  });
+
+  it("drops the short prompts 'Lust auf mehr? … Newsletter', 'Get the latest news … app', 'Thanks for reading' and 'Puede escribirnos …'", () => {
+    const html = page(
+      "Holidays alone",
+      `<article><h1>Holidays alone</h1>${paragraphs("holiday", 3)}<p><em>Lust auf mehr? Lass dir die besten Storys jede Woche in deinen Posteingang liefern. </em><a href="/nl"><em>Melde dich hier für unseren Newsletter an</em></a>!</p>
+       ${paragraphs("family", 2)}<p><b>Get the latest news straight to your phone with the Example app.</b></p><p>Thanks for reading! Tell a friend about us.</p>
+       <p>Puede escribirnos a ann@example.org o seguirnos en Twitter.</p></article>`,
+    );
+    const out = text(html);
+    expect(out).toContain("The family report, paragraph 1");
+    for (const noise of ["Lust auf mehr", "Newsletter", "Get the latest news", "Thanks for reading", "Puede escribirnos"]) expect(out).not.toContain(noise);
+  });
+});
