@@ -1,7 +1,7 @@
 import type { WorkMeter } from "../conversion-deadline";
 import { LightElement, type LightNode, type PackedTable, PRUNED_TAGS } from "../light-dom";
 import {
-  ALWAYS_UNLIKELY, AUTHOR_BIO, BACK_LINK, BYLINE_LINE, CAPTION_CREDIT_END, COMMENT_HEADING, CONTACT_HEADING, CONTENT_HEADER, COPYRIGHT_NOTICE, CREDIT_BY_LINE, CREDIT_LINE, FILING_LINE, INLINE_TAGS, LINK_LIST_HEADING, MAYBE_CANDIDATE, METADATA_LINE, NEGATIVE, POSITIVE, READER_PROMPT, SERVER_MESSAGE_LEVEL, SERVER_MESSAGE_TEXT, SIDE_BOX, UNLIKELY_CANDIDATE, UNLIKELY_ROLES, hasClassWord,
+  ALWAYS_UNLIKELY, AUTHOR_BIO, BACK_LINK, BYLINE_LINE, CAPTION_CREDIT_END, COMMENT_HEADING, CONTACT_HEADING, CONTENT_HEADER, COPYRIGHT_NOTICE, CREDIT_BY_LINE, CREDIT_LINE, FILING_LINE, INLINE_TAGS, LINK_LIST_HEADING, MAYBE_CANDIDATE, METADATA_LINE, NEGATIVE, POSITIVE, READER_ADDRESS, READER_PROMPT, SERVER_MESSAGE_LEVEL, SERVER_MESSAGE_TEXT, SIDE_BOX, UNLIKELY_CANDIDATE, UNLIKELY_ROLES, hasClassWord,
 } from "./patterns";
 
 /**
@@ -1724,6 +1724,7 @@ function shouldRemove(el: LightElement, s: Figures, contentScore: number): boole
  * article goes with the link-heavy block after it; trailing headings with nothing after them go.
  */
 function dropLinkListTails(root: LightElement, removed: Set<LightElement>, stats: FiguresTable): void {
+  const articleChars = stats.get(root)?.chars ?? 0;
   let last: LightElement | null = null;
   for (let n = root.firstChild; n !== null; n = n.nextSibling) {
     if (n.nodeType !== 1 || removed.has(n)) continue;
@@ -1742,7 +1743,7 @@ function dropLinkListTails(root: LightElement, removed: Set<LightElement>, stats
   // Trailing headings with no text after them: section titles left over from what cleaning took.
   // A pull quote or a summary line set as a heading is a sentence of the article, and stays.
   // An appeal to the reader at the article's end goes too, at any length up to a box's.
-  while (last !== null && ((HEADINGS.has(last.nodeName) && !isSentenceHeading(last, stats.get(last))) || isTrailingAppeal(last, stats.get(last)))) {
+  while (last !== null && ((HEADINGS.has(last.nodeName) && !isSentenceHeading(last, stats.get(last))) || isTrailingAppeal(last, stats.get(last), articleChars))) {
     removed.add(last);
     last = previousKept(last, removed);
   }
@@ -1754,7 +1755,7 @@ function dropLinkListTails(root: LightElement, removed: Set<LightElement>, stats
     let passed = 0;
     while (tail !== null) {
       const s = stats.get(tail);
-      if (isTrailingAppeal(tail, s)) {
+      if (isTrailingAppeal(tail, s, articleChars)) {
         removed.add(tail);
       } else if (passed < APPEAL_PASSED_LINES && s !== undefined && s.chars < APPEAL_PASSED_CHARS && !APPEAL_CONTAINERS.has(tail.nodeName)) {
         passed++;
@@ -1779,14 +1780,21 @@ const APPEAL_CONTAINERS = new Set(["DIV", "SECTION", "ARTICLE", "MAIN"]);
 /**
  * Whether a block at the end of the article is a line or a box to the reader about the site that
  * is longer than a prompt line ({@link PROMPT_MAX_CHARS}): "Enjoy our magazine? We chose not to put
- * up a paywall … please support us", "Lust auf mehr? Lass dir die besten Storys … liefern". It opens
- * as a reader prompt ({@link READER_PROMPT}); in the middle of the article a paragraph that opens
- * so may be the story's, at its end such a block is the site's appeal. Text outside an element (a
- * line in the container itself) ends the search: that text is the article's last line.
+ * up a paywall … please support us", "Hat dir dieser Artikel gefallen? Dann unterstütze uns …". It
+ * opens as a reader prompt ({@link READER_PROMPT}) and speaks to the reader or for the site in its
+ * first lines ({@link READER_ADDRESS}: "you", "we", "dir", "uns"); in the middle of the article a
+ * paragraph that opens so may be the story's, at its end such a block is the site's appeal, but a
+ * last paragraph that only starts with such words ("Sign up numbers for the regatta were …")
+ * stays. Text outside an element (a line in the container itself) ends the search: that text is
+ * the article's last line.
  */
-function isTrailingAppeal(el: LightElement, s: Figures | undefined): boolean {
-  if (s === undefined || s.chars === 0 || s.chars >= APPEAL_MAX_CHARS || INLINE.has(el.nodeName) || TABLE_PARTS.has(el.nodeName)) return false;
-  return READER_PROMPT.test(textStart(el, FURNITURE_START_CHARS));
+function isTrailingAppeal(el: LightElement, s: Figures | undefined, articleChars: number): boolean {
+  // Under half the article: a short article's own container may open with a label ("- Advertisement -").
+  if (s === undefined || s.chars === 0 || s.chars >= APPEAL_MAX_CHARS || 2 * s.chars >= articleChars || INLINE.has(el.nodeName) || TABLE_PARTS.has(el.nodeName)) return false;
+  const start = textStart(el, FURNITURE_START_CHARS);
+  if (!READER_PROMPT.test(start)) return false;
+  // A start cut at the limit may end in part of a word ("Te" of "Territory"): that part is no word.
+  return READER_ADDRESS.test(start.length < FURNITURE_START_CHARS ? start : start.slice(0, start.lastIndexOf(" ")));
 }
 
 /** The last element child of `el` that cleaning kept, when no text follows it in `el`. */

@@ -84,7 +84,7 @@ export const READER_PROMPT = new RegExp(
       "do you want to (?:be|stay) (?:informed|up to date)\\b", "get the latest (?:news|stories|updates|headlines)\\b", "download (?:the|our) (?:free )?app\\b",
       "support (?:quality |local |free )?journalism\\b", "thanks? (?:you )?for reading\\b",
       "(?:the )?(?:story|article|text) continues (?:below|after)\\b", "continue reading (?:the main story|below)\\b", "scroll (?:down )?to continue\\b",
-      "advertising disclosure\\b", "this (?:post|article|page) (?:contains|includes) (?:affiliate|sponsored|paid|advertising)\\b",
+      "advertising disclosure\\b", "advertisement\\s*(?:[.:|–—-]|$)", "advertising\\s*$", "(?:publicidad|publicité|pubblicità|reklama)\\s*(?:[.:|–—-]|$)", "this (?:post|article|page) (?:contains|includes) (?:affiliate|sponsored|paid|advertising)\\b",
       // Notices about the text itself: copyright and reprint terms, disclaimers (where a text first
       // appeared is kept: both labelled sets count it as the article's)
       "this (?:article|story|content|post|material) is (?:the )?(?:copyrighted|copyright|property)\\b", "all rights reserved\\b", "(?:written )?permission (?:must|is required) (?:be )?(?:obtained|to (?:reprint|republish|reproduce))\\b",
@@ -109,6 +109,15 @@ export const READER_PROMPT = new RegExp(
     ")",
   "i",
 );
+
+/**
+ * Words that address the reader or speak for the site ("you", "your", "we", "our", "dir", "uns",
+ * "nuestro", "vous"…), in the languages of {@link READER_PROMPT}: an appeal to the reader has them
+ * in its first lines, a paragraph of the story that opens with the same words ("Sign up numbers for
+ * the regatta were higher …") often has none. Case matters for German "Sie"/"Ihr" (the polite you).
+ */
+export const READER_ADDRESS =
+  /(?<![\p{L}\p{N}])(?:[Yy]ou(?:r|rs)?|[Ww]e|[Uu]s|[Oo]ur|[Dd]u|[Dd]ir|[Dd]ich|[Dd]ein\p{L}*|[Ee]uch|[Ee]uer\p{L}*|Sie|Ihnen|Ihr\p{L}*|[Ww]ir|[Uu]ns|[Uu]nser\p{L}*|[Tt]e|[Tt]us?|[Uu]sted(?:es)?|[Nn]os|[Nn]uestr\p{L}+|[Vv]ous|[Vv]otre|[Vv]os|[Nn]ous|[Nn]otre|[Tt]i|[Tt]uo|[Nn]ostr\p{L}+|[Vv]ostr\p{L}+|[Cc]i[eę]|[Nn]as|[Nn]asz\p{L}*|[Tt]w[oó]j\p{L}*)(?![\p{L}\p{N}])/u;
 
 /** Inline (phrasing) elements: their text is part of the enclosing block's paragraph text. */
 export const INLINE_TAGS: ReadonlySet<string> = new Set([

@@ -279,6 +279,23 @@ describe("lines to the reader about the site, inside the article", () => {
     expect(out.markdown).not.toContain("Anzeige");
   });
 
+  it("drops the label 'Advertisement' (and 'Publicidad', 'Reklama') alone or between dashes; keeps a short story whose container opens with one", () => {
+    const labels = ["Advertisement", "- Advertisement -", "ADVERTISEMENT", "Publicidad", "Reklama"];
+    const out = main(page("Port", `<article><h1>Port</h1>${paragraphs("port", 3)}${labels.map((l) => `<p>${l}</p>`).join("")}${paragraphs("quay", 2)}</article>`));
+    expect(out.markdown).toContain("The quay report, paragraph 1");
+    expect(out.markdown).not.toMatch(/Advertisement|ADVERTISEMENT|Publicidad|Reklama/);
+    // A short story whose container opens with the label is the article, not an appeal at its end.
+    const lines = [
+      "We are told the governor called for calm on Thursday after officials arrested the premier and the port director at an airport on drug charges.",
+      "The governor said in a statement that this will be shocking news for the people of the islands, and called for calm.",
+      "The deputy premier will act as premier, and he urged calm and patience, saying he could not comment on an active case.",
+    ];
+    const slot = (where: string) => `<div class="ad-x ${where}-x"><span class="spot-title">- Advertisement - </span></div>`;
+    const short = main(page("Premier arrested", `<div class="wrap"><h1>Premier arrested</h1><div class="single-content"><div class="block-inner">${slot("top")}${lines.map((l) => `<p>${l}</p>`).join("")}${slot("bottom")}</div></div><div class="box-author"><p>Ann Example</p></div></div>`));
+    expect(short.markdown).toContain("We are told the governor called for calm");
+    expect(short.markdown).toContain("he urged calm and patience");
+  });
+
   it("keeps a paragraph that opens with the word 'Werbung' in a sentence; drops the label 'Werbung' alone or with a stop", () => {
     const story = "Werbung nervt. Tracking nervt. Und mobil habe ich keine Zeit für hässliche Werbemittel.";
     const out = main(page("Port", `<article><h1>Port</h1>${paragraphs("port", 3)}<p>${story}</p><p>Werbung</p><p>Werbung: Dieser Text nennt eine Marke.</p>${paragraphs("quay", 2)}</article>`));
