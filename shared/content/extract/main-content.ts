@@ -1,7 +1,7 @@
 import type { WorkMeter } from "../conversion-deadline";
 import { LightElement, type LightNode, type PackedTable, PRUNED_TAGS } from "../light-dom";
 import {
-  ALWAYS_UNLIKELY, AUTHOR_BIO, BACK_LINK, BYLINE_LINE, CAPTION_CREDIT_END, COMMENT_HEADING, CONTACT_HEADING, CONTENT_HEADER, COPYRIGHT_NOTICE, CREDIT_BY_LINE, CREDIT_LINE, FILING_LINE, INLINE_TAGS, LINK_LIST_HEADING, MAYBE_CANDIDATE, METADATA_LINE, NEGATIVE, POSITIVE, READER_ADDRESS, READER_PROMPT, SERVER_MESSAGE_LEVEL, SERVER_MESSAGE_TEXT, SIDE_BOX, UNLIKELY_CANDIDATE, UNLIKELY_ROLES, hasClassWord,
+  ALWAYS_UNLIKELY, AUTHOR_BIO, AUTHOR_BOX_LABEL, BACK_LINK, BYLINE_LINE, CAPTION_CREDIT_END, COMMENT_HEADING, CONTACT_HEADING, CONTENT_HEADER, COPYRIGHT_NOTICE, CREDIT_BY_LINE, CREDIT_LINE, FILING_LINE, INLINE_TAGS, LINK_LIST_HEADING, MAYBE_CANDIDATE, METADATA_LINE, NEGATIVE, POSITIVE, READER_ADDRESS, READER_PROMPT, SERVER_MESSAGE_LEVEL, SERVER_MESSAGE_TEXT, SIDE_BOX, UNLIKELY_CANDIDATE, UNLIKELY_ROLES, hasClassWord,
 } from "./patterns";
 
 /**
@@ -1287,17 +1287,31 @@ const CONTACT_LOOKAHEAD = 40;
  * and the siblings after it go: whom to call about the text is not the text.
  */
 function isContactHead(el: LightElement, s: Figures, t: FiguresTable): boolean {
+  if (!isLabelLine(el, s, 60) || !CONTACT_HEADING.test(textStart(el, 100))) return false;
+  const { before, after } = labelledTail(el, activeFigures?.raw ?? t);
+  return after >= 0 && before > after;
+}
+
+/** A heading (under 80 characters) or a short line (under `lineChars`) that can be a block's label. */
+function isLabelLine(el: LightElement, s: Figures, lineChars: number): boolean {
   const name = el.nodeName;
-  const label = HEADINGS.has(name) ? s.chars < 80 : (name === "P" || name === "DIV" || name === "SPAN" || name === "STRONG" || name === "B" || name === "DT") && s.chars < 60;
-  if (!label || s.chars === 0 || !CONTACT_HEADING.test(textStart(el, 100))) return false;
-  const raw = activeFigures?.raw ?? t;
+  const label = HEADINGS.has(name) ? s.chars < 80 : (name === "P" || name === "DIV" || name === "SPAN" || name === "STRONG" || name === "B" || name === "DT") && s.chars < lineChars;
+  return label && s.chars > 0;
+}
+
+/**
+ * The text (`raw` figures) of the siblings after a label, or -1 when they hold more than
+ * {@link CONTACT_BLOCK_CHARS} or are more than {@link CONTACT_LOOKAHEAD}; and of those before it,
+ * counted only until they outweigh the siblings after it. Bounded: at most 2 x 40 siblings.
+ */
+function labelledTail(el: LightElement, raw: FiguresTable): { before: number; after: number } {
   let after = 0;
   let seen = 0;
   for (let n = el.nextSibling; n !== null; n = n.nextSibling) {
     if (n.nodeType !== 1) continue;
-    if (++seen > CONTACT_LOOKAHEAD) return false;
+    if (++seen > CONTACT_LOOKAHEAD) return { before: 0, after: -1 };
     after += raw.get(n)?.chars ?? 0;
-    if (after > CONTACT_BLOCK_CHARS) return false;
+    if (after > CONTACT_BLOCK_CHARS) return { before: 0, after: -1 };
   }
   let before = 0;
   seen = 0;
@@ -1306,7 +1320,26 @@ function isContactHead(el: LightElement, s: Figures, t: FiguresTable): boolean {
     seen++;
     before += raw.get(n)?.chars ?? 0;
   }
-  return before > after;
+  return { before, after };
+}
+
+/**
+ * Whether `el` is the label of an author box ("About the author", "Über den Autor", "AUTOR"), a
+ * heading or a short line that is only the label, with the bio after it: either at the top of a
+ * box that holds at most {@link SIDE_BOX_MAX_CHARS} characters and under half the article
+ * (`rootChars`), or among the article's last blocks as a contact label is ({@link isContactHead}).
+ * The label and what follows it go, as an author box that its class names does.
+ */
+function isAuthorHead(el: LightElement, s: Figures, t: FiguresTable, rootChars: number): boolean {
+  if (!isLabelLine(el, s, 40) || !AUTHOR_BOX_LABEL.test(textStart(el, 60))) return false;
+  const raw = activeFigures?.raw ?? t;
+  const { before, after } = labelledTail(el, raw);
+  if (after <= 0) return false;
+  if (before > after) return true;
+  const box = el.parentNode;
+  if (before > 0 || box === null) return false;
+  const boxChars = raw.get(box)?.chars ?? Infinity;
+  return boxChars < SIDE_BOX_MAX_CHARS && 2 * boxChars < rootChars;
 }
 
 /**
@@ -1444,6 +1477,8 @@ function cleanSubtree(
   const commentHeads = new Set<LightElement>();
   // Labels of a contact block at the article's end ("Pressekontakt:"), and the siblings after them.
   const contactHeads = new Set<LightElement>();
+  // Labels of an author box ("About the author"), and the siblings after them.
+  const authorHeads = new Set<LightElement>();
   // The cleaning judges a table's rows and cells one by one: a packed table is built first, unless
   // it is judged to stay whole (partsStayInCleaning): then it stays packed, a leaf of the walk.
   if (!judgeTable(root)) expandTable(root);
@@ -1505,6 +1540,12 @@ function cleanSubtree(
     if ((prev !== null && followsCommentHead(el, removed, contactHeads)) || isContactHead(el, s, stats)) {
       removed.add(el);
       contactHeads.add(el);
+      return;
+    }
+    // An author box that its label opens ("About the author"): the label and the bio after it.
+    if ((prev !== null && followsCommentHead(el, removed, authorHeads)) || isAuthorHead(el, s, stats, rootChars)) {
+      removed.add(el);
+      authorHeads.add(el);
       return;
     }
     const head = isLinkListHead(el, s);

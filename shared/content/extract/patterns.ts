@@ -59,6 +59,14 @@ export const CONTACT_HEADING =
   /^(?:(?:presse|medien|pressestelle\s+und\s+)?kontakt(?:\s+f(?:ü|ue)r\s+(?:rückfragen|medien|journalist(?:en|innen)|die\s+presse))?|ansprechpartner(?:in|innen)?(?:\s+f(?:ü|ue)r\s+(?:die\s+)?(?:presse|medien))?|(?:press|media)\s+contacts?|contacts?(?:\s+information)?|for\s+(?:more\s+information|media\s+inquiries),?\s+contact|contacto(?:\s+de\s+prensa)?|contact\s+presse|kontakt\s+dla\s+medi(?:ów|ow))\s*:?$/i;
 
 /**
+ * The whole text of a label that opens an author box ("About the author", "Über den Autor",
+ * "AUTOR", "Autoreninfo", "À propos de l'auteur"): the writer's bio and links follow it. Matched
+ * on the label alone (main-content.ts takes it with the bio after it).
+ */
+export const AUTHOR_BOX_LABEL =
+  /^(?:about (?:the |this )?(?:author|authors|writer|writers|contributor|contributors)|(?:the )?authors?|über (?:den|die) (?:autor|autorin|autoren|autorinnen|verfasser|verfasserin)|(?:der|die|zum|zur) (?:autor|autorin)|autor(?:in|en|innen)?|autoreninfo(?:rmation(?:en)?)?|autor(?:en)?profil|à propos de l[’']aut(?:eur|rice)|l[’']aut(?:eur|rice)|sobre (?:el|la) autora?|(?:el|la) autora?|l[’']autore|sull[’']autore|o autorze|o autorce|autorka)\s*:?$/i;
+
+/**
  * Class/id words of boxes beside the article's text that can be longer than the metadata lines
  * {@link NEGATIVE} and the byline rule catch: an author box (the writer's photo, bio and links),
  * a disclaimer or a disclosure (editorial, advertising, affiliate).

@@ -638,3 +638,29 @@ describe("an appeal to the reader at the end of the article, longer than a promp
     for (const noise of ["Lust auf mehr", "Newsletter", "Get the latest news", "Thanks for reading", "Puede escribirnos"]) expect(out).not.toContain(noise);
   });
 });
+
+describe("an author box that its label opens, whatever its class says", () => {
+  const bio = "Ann Example (37) coaches founders of start-ups, trains speakers and hosts panels. For ten years she has written about digital work, and she founded a network of women in tech.";
+  it("drops 'About the author' with the bio after it among the last blocks, and a box that 'AUTOR' opens", () => {
+    const html = page(
+      "Dating after forty",
+      `<article><h1>Dating after forty</h1>${paragraphs("dating", 4)}<p><strong>About the author:</strong></p><p>${bio}</p></article>`,
+    );
+    const out = text(html);
+    expect(out).toContain("The dating report, paragraph 3");
+    expect(out).not.toContain("About the author");
+    expect(out).not.toContain("coaches founders");
+    const boxed = text(page("Search engines", `<article><h1>Search engines</h1>${paragraphs("search", 3)}<div class="box-hl"><div class="inner"><div class="label-x">AUTOR</div><h3>Dr. Bo Beispiel</h3><p>${bio}</p></div></div>${paragraphs("court", 2)}</article>`));
+    expect(boxed).toContain("The court report, paragraph 1");
+    expect(boxed).not.toContain("Bo Beispiel");
+    expect(boxed).not.toContain("coaches founders");
+  });
+
+  it("keeps a section titled 'The author' in the middle of a review, and a box that the label opens when it is most of the article", () => {
+    const review = text(page("A new novel", `<article><h1>A new novel</h1>${paragraphs("plot", 2)}<h2>The author</h2>${paragraphs("writer", 4)}<h2>Verdict</h2>${paragraphs("verdict", 1)}</article>`));
+    expect(review).toContain("The author");
+    expect(review).toContain("The writer report, paragraph 3");
+    const profile = text(page("Ann Example", `<div class="profile"><h2>Author</h2><p>${bio}</p><p>${bio.replace("Ann Example (37)", "She")}</p></div>`));
+    expect(profile).toContain("coaches founders");
+  });
+});
