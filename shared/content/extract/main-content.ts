@@ -1,7 +1,7 @@
 import type { WorkMeter } from "../conversion-deadline";
 import { LightElement, type LightNode, type PackedTable, PRUNED_TAGS } from "../light-dom";
 import {
-  ALWAYS_UNLIKELY, AUTHOR_BIO, AUTHOR_BOX_LABEL, BACK_LINK, BYLINE_LINE, CAPTION_CREDIT_END, COMMENT_HEADING, CONTACT_HEADING, CONTENT_HEADER, COPYRIGHT_NOTICE, CREDIT_BY_LINE, CREDIT_LINE, FILING_LINE, INLINE_TAGS, LINK_LIST_HEADING, MAYBE_CANDIDATE, METADATA_LINE, NEGATIVE, POSITIVE, READER_ADDRESS, READER_PROMPT, SERVER_MESSAGE_LEVEL, SERVER_MESSAGE_TEXT, SIDE_BOX, UNLIKELY_CANDIDATE, UNLIKELY_ROLES, hasClassWord,
+  ALWAYS_UNLIKELY, AUTHOR_BIO, AUTHOR_BOX_LABEL, BACK_LINK, BYLINE_LINE, CAPTION_CREDIT_END, COMMENT_HEADING, CONTACT_HEADING, CONTENT_HEADER, COPYRIGHT_NOTICE, CREDIT_BY_LINE, CREDIT_LINE, FILING_LINE, INLINE_TAGS, LINK_LIST_HEADING, MAYBE_CANDIDATE, MEDIA_LINK_LABEL, METADATA_LINE, NEGATIVE, POSITIVE, READER_ADDRESS, READER_PROMPT, SERVER_MESSAGE_LEVEL, SERVER_MESSAGE_TEXT, SIDE_BOX, UNLIKELY_CANDIDATE, UNLIKELY_ROLES, hasClassWord,
 } from "./patterns";
 
 /**
@@ -1056,7 +1056,8 @@ function isLinkListHead(el: LightElement, s: Figures): "head" | "teaser" | "no" 
   if (!TEASER_LINE_TAGS.has(name) || s.chars >= 300 || s.linkChars < 0.3 * s.chars) return "no";
   // The line opens with the label, in bold, italics or plain, before its link ("Le puede
   // interesar: <link>"); a link inside the phrase ("Read <a>more</a>.") is not such a label.
-  return LINK_LIST_HEADING.test(textStart(el, 80, true)) ? "teaser" : "no";
+  const opening = textStart(el, 80, true);
+  return LINK_LIST_HEADING.test(opening) || MEDIA_LINK_LABEL.test(opening) ? "teaser" : "no";
 }
 
 /**

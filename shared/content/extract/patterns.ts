@@ -41,6 +41,13 @@ export const LINK_LIST_HEADING =
   /^(?:related|more (?:from|on|in|stories|articles|news)|read (?:more|also|next)|up next|next up|watch next|what to read next|see also|you (?:may|might) (?:also )?like|recommended|popular|trending|most (?:read|popular|viewed)|latest|tags?|share|follow us|auch interessant|das könnte sie auch interessieren|mehr (?:zum thema|zu|aus|von)|weitere (?:artikel|beiträge|themen|nachrichten|informationen)|verwandte|ähnliche|beliebte|meistgelesen|teilen|schlagwörter|themen|lesen sie auch|à lire aussi|lire aussi|sur le même sujet|articles? similaires?|partager|leer más|te puede interesar|noticias relacionadas|compartir|zobacz (?:też|także|również)|czytaj (?:też|także|również)|podobne|przeczytaj (?:też|także|również)|lust auf mehr|schon gelesen|das könnte (?:dich|sie) (?:auch )?interessieren|empfohlene (?:beiträge|artikel)|weiterführende (?:links|artikel|beiträge)|zum weiterlesen|weiterlesen|mehr themen|letzte (?:artikel|beiträge|nachrichten)|neueste (?:artikel|beiträge)|top[- ]artikel|les plus lus|articles? les plus lus|à découvrir|le puede interesar|también te puede interesar|temas relacionados|lee también|ver también|leggi anche|potrebbe interessarti|articoli correlati|you may have missed|puedes ver|te recomendamos|mira también|lea también|también lea|voir aussi|à voir aussi|lire également|das thema könnte (?:dich|sie) auch interessieren|dieses thema könnte (?:dich|sie) auch interessieren|siehe auch|(?:artikel|videos|artikel und videos|bilder und videos) zum thema|dowiedz się (?:więcej|też)|(?:previous|next|older|newer) (?:post|article|story|entry)|nachfolgebeitrag|vorgängerbeitrag|(?:vorheriger|nächster|voriger) (?:beitrag|artikel)|article (?:précédent|suivant)|(?:entrada|artículo) (?:anterior|siguiente)|siguiente (?:entrada|artículo)|articolo (?:precedente|successivo)|(?:poprzedni|następny) (?:wpis|artykuł))(?![a-z0-9\u00c0-\u024f])/i;
 
 /**
+ * A media or topic label before a link on a line of its own ("WATCH: <link>", "Listen: <link>",
+ * "Topics: <links>"): another page's teaser or the story's tags. Only before a link: a heading
+ * "Video: how the bridge fell" titles the article's own section.
+ */
+export const MEDIA_LINK_LABEL = /^(?:watch|listen|video|videos|photos|pictures|gallery|podcast|topics?)\s*:/i;
+
+/**
  * Text of a heading that opens a comment area ("3 Comments", "Kommentare (12)", "Leave a Reply",
  * "12 Antworten"): the area's own title, whatever its markup's class names say. Words that also
  * title article sections count only with a number ("Response" in API documentation, "Comment"
@@ -92,6 +99,11 @@ export const READER_PROMPT = new RegExp(
       "do you want to (?:be|stay) (?:informed|up to date)\\b", "get the latest (?:news|stories|updates|headlines)\\b", "download (?:the|our) (?:free )?app\\b",
       "support (?:quality |local |free )?journalism\\b", "thanks? (?:you )?for reading\\b",
       "(?:the )?(?:story|article|text) continues (?:below|after)\\b", "continue reading (?:the main story|below)\\b", "scroll (?:down )?to continue\\b",
+      "sponsored(?: content| post| story)?\\s*$", "paid (?:post|content)\\s*$", "scroll down for (?:video|more)\\b", "continue reading\\s*$", "read the full (?:story|article)\\b",
+      "(?:print|e-?mail) this (?:article|story|page|post)\\b", "(?:loading|wird geladen|chargement|cargando)\\s*(?:\\.\\.\\.|…)\\s*$",
+      // cookie notices that stayed in the article's container
+      "we use cookies (?:to|on|and similar)\\b", "this (?:site|website) uses cookies\\b", "wir (?:verwenden|nutzen) cookies\\s*(?:,|um\\b|auf\\b)", "diese (?:website|webseite|seite) (?:verwendet|nutzt) cookies\\b",
+      "utilizamos cookies (?:propias|para|de)\\b", "nous utilisons des cookies (?:pour|afin)\\b", "utilizziamo (?:i )?cookie (?:per|tecnici|di)\\b", "korzystamy z (?:plików )?cookies\\b",
       "advertising disclosure\\b", "advertisement\\s*(?:[.:|–—-]|$)", "advertising\\s*$", "(?:publicidad|publicité|pubblicità|reklama)\\s*(?:[.:|–—-]|$)", "this (?:post|article|page) (?:contains|includes) (?:affiliate|sponsored|paid|advertising)\\b",
       // Notices about the text itself: copyright and reprint terms, disclaimers (where a text first
       // appeared is kept: both labelled sets count it as the article's)
@@ -138,9 +150,9 @@ export const INLINE_TAGS: ReadonlySet<string> = new Set([
  * …"); copyright notices ("© 2020 …") are {@link COPYRIGHT_NOTICE}.
  */
 export const CREDIT_LINE =
-  /^(?:(?:copyright|foto|fotos|bild|bilder|abbildung|abb\.|titelbild|beitragsbild|quelle|quellen|credit|credits|photo|photos|photograph|image|images|picture|illustration|source|sources|crédits?(?: photos?)?|fuente|źródło|zdjęcie|fot\.)\s*\d*\s*:)/i;
+  /^\(?(?:(?:copyright|foto|fotos|bild|bilder|abbildung|abb\.|titelbild|beitragsbild|quelle|quellen|credit|credits|photo|photos|photograph|image|images|picture|illustration|source|sources|crédits?(?: photos?)?|fuente|źródło|zdjęcie|fot\.)\s*\d*\s*:)/i;
 /** A credit line that names the maker ("Photo by Ann Example", "Illustration by …", "Foto von …"): the name is capitalized, so "Photographs by the police show …" goes on. */
-export const CREDIT_BY_LINE = /^(?:[Pp]hoto(?:graph)?|[Ii]mage|[Pp]icture|[Ii]llustration|[Vv]ideo|[Ff]oto)s?\s+(?:by|courtesy(?: of)?|von)\s+\p{Lu}/u;
+export const CREDIT_BY_LINE = /^\(?(?:[Pp]hoto(?:graph)?|[Ii]mage|[Pp]icture|[Ii]llustration|[Vv]ideo|[Ff]oto)s?\s+(?:by|courtesy(?: of)?|von)\s+\p{Lu}/u;
 
 /**
  * The start of a copyright notice: "©", "(c)" or "Copyright" with a year or the sign ("© 2022,

@@ -296,6 +296,34 @@ describe("lines to the reader about the site, inside the article", () => {
     expect(short.markdown).toContain("he urged calm and patience");
   });
 
+  it("drops English news furniture lines: sponsored labels, media and topic labels before a link, cookie notices, parenthesized credits, 'Loading...'", () => {
+    const lines = [
+      "<p>Sponsored Content</p>",
+      "<p>Paid Post</p>",
+      "<p>Scroll down for video</p>",
+      "<p>Continue Reading</p>",
+      "<p>Read the full story at the Example Times.</p>",
+      "<p>Print this article</p>",
+      "<p>Loading...</p>",
+      '<p>WATCH: <a href="/v/1">Video of the bridge closing</a></p>',
+      '<p>Listen: <a href="/p/1">Our podcast about the bridge</a></p>',
+      '<p>Topics: <a href="/t/1">Bridges</a>, <a href="/t/2">Council</a></p>',
+      "<p>We use cookies to ensure you get the best experience on our website.</p>",
+      "<p>(Photo by Ann Example/Example Agency)</p>",
+      "<p>(Foto: Bo Beispiel)</p>",
+    ];
+    const out = main(page("Port", `<article><h1>Port</h1>${paragraphs("port", 3)}${lines.join("")}${paragraphs("quay", 2)}</article>`));
+    expect(out.markdown).toContain("The quay report, paragraph 1");
+    for (const noise of ["Sponsored", "Paid Post", "Scroll down", "Continue Reading", "Read the full story", "Print this", "Loading", "WATCH", "Our podcast", "Topics", "cookies", "Photo by", "Foto:"]) expect(out.markdown).not.toContain(noise);
+  });
+
+  it("keeps a section titled 'Video: …', and a sentence about cookies in a recipe", () => {
+    const recipe = "We use cookies crumbled over the cream, and a spoon of honey on each plate.";
+    const out = main(page("Port", `<article><h1>Port</h1>${paragraphs("port", 3)}<h2>Video: how the bridge fell</h2>${paragraphs("bridge", 2)}<p>${recipe}</p>${paragraphs("quay", 2)}</article>`));
+    expect(out.markdown).toContain("Video: how the bridge fell");
+    expect(out.markdown).toContain(recipe);
+  });
+
   it("keeps a paragraph that opens with the word 'Werbung' in a sentence; drops the label 'Werbung' alone or with a stop", () => {
     const story = "Werbung nervt. Tracking nervt. Und mobil habe ich keine Zeit für hässliche Werbemittel.";
     const out = main(page("Port", `<article><h1>Port</h1>${paragraphs("port", 3)}<p>${story}</p><p>Werbung</p><p>Werbung: Dieser Text nennt eine Marke.</p>${paragraphs("quay", 2)}</article>`));
