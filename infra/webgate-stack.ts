@@ -62,6 +62,8 @@ export class WebgateStack extends Stack {
   readonly waf: Waf | undefined;
   readonly dnsFirewall: DnsFirewall | undefined;
   readonly observability: Observability;
+  /** The environment's zones from cdk.json, when it names them (see {@link availabilityZones}). */
+  private readonly fixedZones: readonly string[] | undefined;
 
   constructor(scope: Construct, id: string, props: WebgateStackProps) {
     const s = props.settings;
@@ -71,6 +73,12 @@ export class WebgateStack extends Stack {
       ...(s.account !== undefined && s.region !== undefined ? { env: { account: s.account, region: s.region } } : {}),
       terminationProtection: s.terminationProtection,
     });
+    this.fixedZones = s.availabilityZones;
+    // What CDK's own getter acknowledges when it answers: literal zones in the template are the
+    // zones the stack was given, here cdk.json's, on purpose (docs/deploy.md).
+    if (this.fixedZones !== undefined) {
+      Validations.of(this).acknowledge({ id: "CloudFormation-Validate::W3010", reason: "The subnets' zones are the environment's availabilityZones from cdk.json, fixed on purpose so that synth needs no lookup" });
+    }
     const functionsDir = props.functionsDir ?? path.join(REPO_ROOT, "functions");
     const dataRemoval = s.retainData ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
 
@@ -252,5 +260,15 @@ export class WebgateStack extends Stack {
     new CfnOutput(this, "UsagePlanId", { value: this.api.usagePlan.usagePlanId, description: "Usage plan for new consumer keys (scripts/create-api-key.ts)" });
     new CfnOutput(this, "ProviderSecretArn", { value: this.providerSecret.secret.secretArn, description: "Set the provider keys here with put-secret-value" });
     new CfnOutput(this, "PageTableName", { value: this.pageTable.table.tableName });
+  }
+
+  /**
+   * The zones cdk.json fixes for an environment with an account and a region; else CDK's own.
+   * CDK's getter looks the account's zones up for such a stack (ec2.Vpc asks it to check the
+   * given zones), and that lookup needs AWS credentials: `npm run synth` must run offline, so a
+   * stack whose zones are fixed answers with them (CDK's documented override).
+   */
+  override get availabilityZones(): string[] {
+    return this.fixedZones !== undefined ? [...this.fixedZones] : super.availabilityZones;
   }
 }

@@ -69,7 +69,8 @@ export class Network extends Construct {
 
     this.vpc = new ec2.Vpc(this, "Vpc", {
       ipAddresses: ec2.IpAddresses.cidr(props.cidr),
-      // Fixed zones need no lookup in the account at synth (an environment with a region).
+      // Fixed zones need no lookup in the account at synth (an environment with a region): the
+      // stack answers its availabilityZones with them (WebgateStack).
       ...(props.availabilityZones ? { availabilityZones: [...props.availabilityZones] } : { maxAzs: 2 }),
       natGateways: props.natGateways,
       subnetConfiguration: [

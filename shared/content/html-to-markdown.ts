@@ -116,7 +116,7 @@ function serialize(root: LightElement, base: string | null, format: OutputFormat
 function convertMainContent(html: string, baseUrl: string, format: OutputFormat, meter: WorkMeter): MarkdownResult | null {
   meter.check();
   // Plain tables stay packed through the extraction, which measures them as leaves and builds
-  // them only where it judges their rows and cells (main-content.ts); the Markdown writer reads them.
+  // them only where it judges their rows and cells (extract/table-judge.ts); the Markdown writer reads them.
   const doc = parseLightDocument(html, { pruned: MAIN_CONTENT_PRUNED, meter, structuredData: true, packTables: format === "markdown" });
   const title = cleanTitle(doc.title);
   meter.check();

@@ -264,7 +264,7 @@ export class LightElement extends LightBase {
    */
   private lists: ChildLists | PackedTable | undefined;
   /**
-   * The element's number in the main-content extractor's walks (shared/content/extract/main-content.ts),
+   * The element's number in the main-content extractor's walks (shared/content/extract/figures.ts),
    * which keeps its figures in typed arrays indexed by it rather than in maps and objects per
    * element; -1 until a walk numbers it. Declared here so every element has it from construction.
    */

@@ -281,6 +281,20 @@ describe("GET /openapi.json", () => {
   });
 });
 
+describe("offline synth", () => {
+  // A lookup left in the assembly makes `cdk synth` (npm run synth) ask AWS, and fail without
+  // credentials. prod fixes account, region and zones; ec2.Vpc still asked the stack for the
+  // account's zones until the stack answered with cdk.json's.
+  it.each([
+    ["dev", dev],
+    ["prod", prod],
+  ])("%s leaves no context lookup for the CLI, and prod's subnets are in cdk.json's zones", (name, s) => {
+    expect(s.missing).toEqual([]);
+    const zones = new Set(resources(s, "AWS::EC2::Subnet").map((r) => JSON.stringify(r.props.AvailabilityZone)));
+    if (name === "prod") expect([...zones].sort()).toEqual(['"eu-west-1a"', '"eu-west-1b"']);
+  });
+});
+
 describe("blast radius per environment", () => {
   it("pins prod to its account and region with termination protection; dev stays environment-agnostic", () => {
     expect(prod.stack.account).toBe("123456789012");

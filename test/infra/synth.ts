@@ -41,6 +41,11 @@ export interface Synthesized {
   json: { Resources: Record<string, { Type: string; Properties?: Record<string, unknown> }>; Outputs: Record<string, { Value: unknown }> };
   /** Violations the validation plugins (cdk-nag, cfn-guard) reported, warnings included; [] when clean. */
   violations: unknown[];
+  /**
+   * The context lookups the synth left for the CLI (the cloud assembly's `missing`): the CLI
+   * makes them with AWS credentials, so `npm run synth` offline fails on any of them.
+   */
+  missing: unknown[];
 }
 
 const cache = new Map<string, Synthesized>();
@@ -66,11 +71,11 @@ export function synth(envName: string, variant?: { key: string; environments: Re
   else Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
   // A violation makes synth throw ValidationFailed with the report; a clean synth writes an
   // empty report. Both are checked so that warnings, which may not throw, are seen too.
-  app.synth();
+  const assembly = app.synth();
   const report = JSON.parse(readFileSync(path.join(app.outdir, "validation-report.json"), "utf8")) as { pluginReports: Array<{ violations?: unknown[] }> };
   const violations = report.pluginReports.flatMap((r) => r.violations ?? []);
   const template = Template.fromStack(stack);
-  const result = { stack, template, json: template.toJSON() as Synthesized["json"], violations };
+  const result = { stack, template, json: template.toJSON() as Synthesized["json"], violations, missing: assembly.manifest.missing ?? [] };
   cache.set(cacheKey, result);
   return result;
 }

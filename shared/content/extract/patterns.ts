@@ -15,7 +15,7 @@ export const MAYBE_CANDIDATE = /and|article|body|column|content|main|mathjax|sha
 /**
  * The header of a recipe or a product rather than of the site: it holds the dish's or the
  * product's description and facts (servings, times, origin), which are the page's content
- * ("recipe-header", "productHeader"). Article headers are left to the lead rule (main-content.ts),
+ * ("recipe-header", "productHeader"). Article headers are left to the lead rule (title-and-lead.ts),
  * which takes their lead and not their kicker, byline and date.
  */
 export const CONTENT_HEADER = /(?:recipe|product)[-_]*header/i;
@@ -59,7 +59,7 @@ export const COMMENT_HEADING =
 /**
  * The whole text of a label that opens the contact block of a press release or an institution's
  * news item ("Pressekontakt:", "Kontakt", "Ansprechpartnerin", "Media contact", "Contacto de
- * prensa"): who to call about the text, not the text. Matched on the label alone (main-content.ts
+ * prensa"): who to call about the text, not the text. Matched on the label alone (cleaning.ts
  * takes it, and the short blocks after it, only near the article's end).
  */
 export const CONTACT_HEADING =
@@ -84,7 +84,7 @@ export const SIDE_BOX = /author[-_]*(?:box|bio|info|about|card|details|desc|prof
  * The start of a line that speaks to the reader about the site rather than the story: subscription
  * and newsletter prompts, "follow us", paywall notices, requests for support or feedback,
  * advertising or affiliate disclosures, and the comment area's own lines ("You must be logged in
- * to post a comment", "Comments are closed"). Matched only on short blocks (see main-content.ts).
+ * to post a comment", "Comments are closed"). Matched only on short blocks (see furniture.ts).
  */
 export const READER_PROMPT = new RegExp(
   "^[\\s*¡¿(\\-–—]*(?:" +
@@ -157,14 +157,14 @@ export const CREDIT_BY_LINE = /^\(?(?:[Pp]hoto(?:graph)?|[Ii]mage|[Pp]icture|[Ii
 /**
  * The start of a copyright notice: "©", "(c)" or "Copyright" with a year or the sign ("© 2022,
  * Example News. …", "Copyright 2021 Example Media"), not the word "copyright" in a sentence
- * ("Copyright law in the EU …"). Matched on blocks under 300 characters (main-content.ts).
+ * ("Copyright law in the EU …"). Matched on blocks under 300 characters (furniture.ts).
  */
 export const COPYRIGHT_NOTICE = /^(?:©|\(c\)\s|copyright\s*(?:©|\(c\)|\d{4}\b))/i;
 
 /**
  * The text of a link back to the site's listing ("zurück zur Listenansicht", "← Back to news",
  * "Zurück zum Newsroom", "Retour à la liste"): navigation, when the link stands on a line of its
- * own (main-content.ts).
+ * own (cleaning.ts).
  */
 export const BACK_LINK = /^[\s←<«‹‹↩-]*(?:zurück|back|retour|volver|regresar|torna|indietro|powrót|wróć)\b/i;
 
@@ -265,7 +265,7 @@ const labels = (words: readonly string[]) => `(?:${words.flatMap((w) => [`[${w[0
  * not one). The title and URL of the page are in
  * the response; these lines say nothing of the story. The whole block must match, and the names
  * must be capitalized: "Text: Das ist der Text eines Satzes." or a sentence that starts with
- * "Date" or "Print" goes on and does not. Matched on short blocks outside tables (main-content.ts).
+ * "Date" or "Print" goes on and does not. Matched on short blocks outside tables (furniture.ts).
  */
 /** A reading time's duration: "5 min", "3-5 Min.", "6 minutes", "2 Minuten". */
 const DURATION = "\\d+(?:\\s*[-–]\\s*\\d+)?\\s*(?:min(?:ute[ns]?|utes?|utos?|uti)?\\.?|Min(?:uten|\\.)?)";
@@ -296,7 +296,7 @@ export const METADATA_LINE = new RegExp(
  * it ("This entry was posted in News. Bookmark the permalink.", "Posted in News | Tagged …",
  * "Dieser Beitrag wurde unter … veröffentlicht", and the same default lines in French, Spanish,
  * Italian and Polish). Metadata about the post, not its text; matched on short blocks
- * (main-content.ts). Case matters for the first word, so "posted in" inside a sentence does not.
+ * (furniture.ts). Case matters for the first word, so "posted in" inside a sentence does not.
  */
 export const FILING_LINE =
   /^(?:This (?:entry|post) was (?:posted|filed)\b|(?:Posted|Filed) (?:in|under)\s+\S|Bookmark the permalink\b|(?:Dieser|Der) (?:Beitrag|Eintrag) wurde (?:am\s|unter\s|in\s)|Cette entrée a été publiée\b|Esta entrada (?:fue publicada|se publicó)\b|Questa (?:voce|articolo) è stat[ao] pubblicat[ao]\b|Ten wpis został opublikowany\b)/u;
@@ -305,7 +305,7 @@ export const FILING_LINE =
  * The end of a short caption that names the photo's credit ("… gesegnet. | © Augusta
  * National/Getty Images", "Überblick. (Foto: Getty)", "… in Kobe. Photo: Ann Example"): a credit
  * after the sign or label, with no sentence in it. Matched on short blocks' whole text
- * (main-content.ts): a paragraph that merely ends with a credit word goes on.
+ * (furniture.ts): a paragraph that merely ends with a credit word goes on.
  */
 export const CAPTION_CREDIT_END = /(?:^|[\s|([])(?:©|\(c\)|(?:foto|fotos|photo|photos|bild|credit|credits|image|quelle|source)\s*:)\s*[^.!?©:]{2,60}[)\]]?\s*$/iu;
 

@@ -40,7 +40,7 @@ const LIMIT_MS = 1_500;
 const CRAFTED_BYTES = 12_000_000;
 const MAX_RESPONSE_BYTES = String(13 * 1_048_576);
 
-const crafted = zlib.gzipSync(PATHOLOGICAL_SHAPES.find((s) => s.name === "one-cell rows")!.make(CRAFTED_BYTES).replace("</table>", "<tr><td>Photo: AP</td></tr></table>"));
+const crafted = zlib.gzipSync(PATHOLOGICAL_SHAPES.find((s) => s.name === "rows + a credit")!.make(CRAFTED_BYTES));
 const article = ORDINARY_SHAPE.make(20_000);
 const deep = `<title>Deep</title><p>Top.</p>${"<div>".repeat(1_000)}<p>Bottom sentence.</p>${"</div>".repeat(1_000)}`;
 const NOTE = "<!-- truncated: elements nested deeper than 400 levels were flattened; their text is kept, their structure is not -->";

@@ -75,7 +75,7 @@ const page = fc
 
 // Tables of at least 1,500 characters without attributes on their parts are judged from their
 // arrays before the cleaning would build them: when no part is furniture by its words, they stay
-// packed through the cleaning (main-content.ts's partsStayInCleaning). Their cells are mostly data,
+// packed through the cleaning (table-judge.ts's partsStayInCleaning). Their cells are mostly data,
 // now and then a furniture line, or pieces that make one only when a row's cells are read together.
 const bigCellText = fc.constantFrom(
   "12",

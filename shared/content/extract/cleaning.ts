@@ -1,0 +1,616 @@
+import type { LightElement, LightNode } from "../light-dom";
+import { classWeight } from "./class-signals";
+import { emptyStats, type Figures, type FiguresTable, FiguresView, HEADINGS, INLINE, measure } from "./figures";
+import { BYLINE_MAX_CHARS, CONDITIONAL, FURNITURE_START_CHARS, isFurnitureBlock, META_MAX_CHARS, sentenceGoesOn, SIDE_BOX_MAX_CHARS, standsAlone, TABLE_PARTS, textStart } from "./furniture";
+import { expandTable } from "./packed-tables";
+import { AUTHOR_BOX_LABEL, BACK_LINK, BYLINE_LINE, COMMENT_HEADING, CONTACT_HEADING, LINK_LIST_HEADING, MEDIA_LINK_LABEL, READER_ADDRESS, READER_PROMPT } from "./patterns";
+import { run } from "./run-state";
+import { judgeTable } from "./table-judge";
+import { firstElement, lastKept, postOrder, previousElement, previousKept } from "./tree-walk";
+
+/**
+ * The cleaning of the chosen article (docs/content.md, "Main content"): one post-order walk per
+ * subtree ({@link cleanSubtree}) that removes what sits inside articles but is not article text:
+ * teaser cards and embedded stories, comment areas and contact blocks, link lists and their
+ * headings, and Readability's conditional cleaning of furniture-like blocks ({@link shouldRemove}).
+ */
+
+/**
+ * Whether `el` introduces a link list: a heading, or a short label block (`<p><strong>Read
+ * also</strong></p>`), whose text is a link-list phrase ("head"); or a short teaser line that
+ * starts with such a label (in bold, in italics or plain) and is mostly link ("teaser").
+ */
+function isLinkListHead(el: LightElement, s: Figures): "head" | "teaser" | "no" {
+  const name = el.nodeName;
+  const label = HEADINGS.has(name) ? s.chars < 80 : (name === "P" || name === "DIV") && s.chars < 50 && s.linkChars === 0;
+  if (label && LINK_LIST_HEADING.test(textStart(el))) return "head";
+  if (!TEASER_LINE_TAGS.has(name) || s.chars >= 300 || s.linkChars < 0.3 * s.chars) return "no";
+  // The line opens with the label, in bold, italics or plain, before its link ("Le puede
+  // interesar: <link>"); a link inside the phrase ("Read <a>more</a>.") is not such a label.
+  const opening = textStart(el, 80, true);
+  return LINK_LIST_HEADING.test(opening) || MEDIA_LINK_LABEL.test(opening) ? "teaser" : "no";
+}
+
+/**
+ * Blocks that can be a "read also" line: a paragraph, and a quote or a div, which CMSs use to set
+ * such a line apart from the text (`<blockquote><b>PUEDES VER:</b> <a>…</a></blockquote>`).
+ */
+const TEASER_LINE_TAGS = new Set(["P", "BLOCKQUOTE", "DIV"]);
+
+/** At most this many leading children of a card are looked at for its headline. */
+const CARD_HEAD_LOOKAHEAD = 4;
+
+/** A box of other stories inside an article holds a few cards; a run of this many in the article's best block is a list page. */
+const LIST_PAGE_CARDS = 8;
+
+/** A teaser's excerpt is a few lines: a longer text under a linked headline is a section of the article. */
+const TEASER_MAX_CHARS = 600;
+
+/**
+ * The teaser cards among `el`'s children: blocks that open (after any text-less elements such as
+ * a linked image) with a headline that is all link, followed by at most a short excerpt; null
+ * unless two or more of one element name are there. Figures come from this walk's table (the
+ * headline may have been removed already, as an all-link heading is). Each child is looked at
+ * once, and at most {@link CARD_HEAD_LOOKAHEAD} of its children: linear.
+ */
+function teaserCards(el: LightElement, t: FiguresTable, removed: Set<LightElement>): CardScan {
+  let cards: LightElement[] | null = null;
+  let chars = 0;
+  let openers = 0;
+  let first: { card: LightElement; head: LightElement } | null = null;
+  for (let c = el.firstChild; c !== null; c = c.nextSibling) {
+    if (c.nodeType !== 1 || removed.has(c) || INLINE.has(c.nodeName) || !t.holds(c.walkIndex)) continue;
+    const head = cardHead(c, t);
+    if (head === null) continue;
+    openers++;
+    first ??= { card: c, head };
+    const headChars = t.chars[head.walkIndex]!;
+    const cardChars = t.chars[c.walkIndex]! + (removed.has(head) ? headChars : 0);
+    if (cardChars - headChars > TEASER_MAX_CHARS) continue;
+    if (cards !== null && cards[0]!.nodeName !== c.nodeName) continue;
+    (cards ??= []).push(c);
+    chars += t.chars[c.walkIndex]!;
+  }
+  return { run: cards !== null && cards.length >= 2 ? { cards, chars } : null, only: openers === 1 ? first : null };
+}
+
+/** What {@link teaserCards} found among an element's children. */
+interface CardScan {
+  /** Two or more cards of one element name: a run of teasers (or a list page's items). */
+  run: { cards: LightElement[]; chars: number } | null;
+  /** The one child that opens like a card, when exactly one does (with its headline). */
+  only: { card: LightElement; head: LightElement } | null;
+}
+
+/**
+ * The linked headline that opens a teaser card `c`: its first child with text (after at most
+ * {@link CARD_HEAD_LOOKAHEAD} text-less elements, such as a linked image), when that is a heading
+ * or a link of at least 15 characters, all link. Figures from this walk's table (the headline may
+ * have been removed already, as an all-link heading is).
+ */
+function cardHead(c: LightElement, t: FiguresTable): LightElement | null {
+  let looked = 0;
+  for (let g = c.firstChild; g !== null && looked < CARD_HEAD_LOOKAHEAD; g = g.nextSibling) {
+    if (g.nodeType === 3 && g.data.trim() !== "") return null;
+    if (g.nodeType !== 1 || !t.holds(g.walkIndex)) continue;
+    looked++;
+    const h = g.walkIndex;
+    const headChars = t.chars[h]!;
+    if (headChars === 0) continue;
+    if (!(HEADINGS.has(g.nodeName) || g.nodeName === "A") || headChars < 15 || t.linkChars[h]! < 0.9 * headChars) return null;
+    return g;
+  }
+  return null;
+}
+
+/** Blocks that hold another story's teaser embedded in an article (a box with a linked headline and its excerpt). */
+const EMBED_TAGS = new Set(["DIV", "SECTION", "ASIDE", "FIGURE", "ARTICLE", "BLOCKQUOTE"]);
+
+/** An embedded teaser's excerpt is a sentence or two. */
+const EMBED_EXCERPT_CHARS = 400;
+
+/** An embedded teaser is a small part of the article it sits in. */
+const EMBED_SHARE = 0.25;
+
+/**
+ * The one other story's teaser embedded among `el`'s blocks (a "read this too" box between
+ * paragraphs, with no label to say so), or null: a block that opens with a headline set as a
+ * heading and all link, to another page (not an anchor of this one), followed by a short excerpt,
+ * and that is a small part of the article (`rootChars`). When two or more of `el`'s children open
+ * like cards, they are a run of cards ({@link teaserCards}' case, or a list page's items), and
+ * none is taken alone ({@link teaserCards} says which child, if any, is the only one). A section
+ * whose heading links to itself (`#anchor`), a paragraph that opens with a link, and a list item
+ * are not such a box.
+ */
+function embeddedTeaser(only: CardScan["only"], t: FiguresTable, removed: ReadonlySet<LightElement>, rootChars: number): LightElement | null {
+  if (only === null || !EMBED_TAGS.has(only.card.nodeName)) return null;
+  const { card, head } = only;
+  const h = head.walkIndex;
+  const headChars = t.chars[h]!;
+  // The headline is a heading, or a link around one (`<a><h3>…</h3></a>`).
+  if (!HEADINGS.has(head.nodeName) && t.headingChars[h]! < 0.5 * headChars) return null;
+  const excerpt = t.chars[card.walkIndex]! - (removed.has(head) ? 0 : headChars);
+  if (excerpt > EMBED_EXCERPT_CHARS || excerpt + headChars > EMBED_SHARE * rootChars) return null;
+  const link = head.nodeName === "A" ? head : firstLink(head);
+  const href = link?.attributes.href?.trim() ?? "";
+  return href !== "" && !href.startsWith("#") ? card : null;
+}
+
+/**
+ * Whether `el` is a box whose only text left is a heading, and which lost a block of pictures or
+ * text to cleaning (a child with two or more images or 100 characters, removed in this walk): the
+ * heading titled what went ("Business news in pictures" over a gallery). A heading that a CMS
+ * wraps in a `<div>` of its own, beside icons or nothing, is not such a title and stays.
+ * Looks at `el`'s children once: linear.
+ */
+function isOrphanedTitle(el: LightElement, s: Figures, t: FiguresTable, removed: ReadonlySet<LightElement>): boolean {
+  if (!EMBED_TAGS.has(el.nodeName) || s.chars === 0 || s.headingChars < s.chars) return false;
+  for (let c = el.firstChild; c !== null; c = c.nextSibling) {
+    if (c.nodeType !== 1 || !removed.has(c) || !t.holds(c.walkIndex)) continue;
+    const i = c.walkIndex;
+    if (t.images[i]! + (c.nodeName === "IMG" ? 1 : 0) >= 2 || t.chars[i]! >= 100) return true;
+  }
+  return false;
+}
+
+/** An embedded story is a box beside the article's text: at most this share of it. */
+const EMBEDDED_STORY_SHARE = 0.5;
+
+/**
+ * Whether `el` is another story boxed inside the article (a fact box that reprints a related
+ * report): a block that opens with a headline (a heading, not the page's `<h1>`) followed by a
+ * byline line ("By Ann Example for Example Online") and then text, and that is at most
+ * {@link EMBEDDED_STORY_SHARE} of the article (`rootChars`). An article's own header (its `<h1>`
+ * and byline) is not such a box, and a section of the article has no byline under its heading.
+ * Looks at most at {@link CARD_HEAD_LOOKAHEAD} children: linear.
+ */
+function isEmbeddedStory(el: LightElement, s: Figures, t: FiguresTable, rootChars: number): boolean {
+  if (!EMBED_TAGS.has(el.nodeName) || s.chars > EMBEDDED_STORY_SHARE * rootChars) return false;
+  let heading: LightElement | null = null;
+  let looked = 0;
+  for (let c = el.firstChild; c !== null && looked < CARD_HEAD_LOOKAHEAD; c = c.nextSibling) {
+    if (c.nodeType === 3) {
+      if (c.data.trim() !== "") return false;
+      continue;
+    }
+    if (!t.holds(c.walkIndex)) continue;
+    looked++;
+    const chars = t.chars[c.walkIndex]!;
+    if (chars === 0) continue;
+    if (heading === null) {
+      if (!HEADINGS.has(c.nodeName) || c.nodeName === "H1" || chars > 200) return false;
+      heading = c;
+      continue;
+    }
+    // The line under the headline (or the first line of the box's body): a byline, then the
+    // story's own text.
+    if (s.chars - t.chars[heading.walkIndex]! < 100) return false;
+    return opensWithByline(c, t);
+  }
+  return false;
+}
+
+/** Whether `el` is a byline line, or its first line (down its first elements, three levels at most) is one. */
+function opensWithByline(el: LightElement, t: FiguresTable): boolean {
+  let cur: LightElement | null = el;
+  for (let level = 0; level < 3 && cur !== null; level++) {
+    const chars = t.chars[cur.walkIndex]!;
+    if (chars < BYLINE_MAX_CHARS) return BYLINE_LINE.test(textStart(cur, 160));
+    let next: LightElement | null = null;
+    for (let c: LightNode | null = cur.firstChild; c !== null && next === null; c = c.nextSibling) {
+      if (c.nodeType === 3 && c.data.trim() !== "") return false;
+      if (c.nodeType === 1 && t.holds(c.walkIndex) && t.chars[c.walkIndex]! > 0) next = c;
+    }
+    cur = next;
+  }
+  return false;
+}
+
+/** The first `<a>` down the first element children of `el` (at most three levels). */
+function firstLink(el: LightElement): LightElement | null {
+  let cur: LightElement | null = el;
+  for (let level = 0; level < 3 && cur !== null; level++) {
+    cur = firstElement(cur);
+    if (cur?.nodeName === "A") return cur;
+  }
+  return null;
+}
+
+/** Whether `el` is the title of a comment area: a short heading or label line such as "3 Comments" or "Leave a Reply". */
+export function isCommentHead(el: LightElement, s: Figures): boolean {
+  const name = el.nodeName;
+  const label = HEADINGS.has(name) ? s.chars < 100 : (name === "P" || name === "DIV" || name === "SPAN" || name === "STRONG") && s.chars < 60;
+  return label && s.chars > 0 && COMMENT_HEADING.test(textStart(el, 120));
+}
+
+/** The most text that a contact block after its label holds (names, addresses, phone numbers, a line or two about the sender). */
+const CONTACT_BLOCK_CHARS = 1500;
+
+/** At most this many siblings after a contact label are looked at. */
+const CONTACT_LOOKAHEAD = 40;
+
+/**
+ * Whether `el` is the label of a contact block near the article's end ("Pressekontakt:",
+ * "Kontakt", "Media contact"): a heading or a short line that is only the label, whose siblings
+ * after it hold less text than those before it and at most {@link CONTACT_BLOCK_CHARS}
+ * characters (a label in a page's top matter, with the article after it, is not one). The label
+ * and the siblings after it go: whom to call about the text is not the text.
+ */
+function isContactHead(el: LightElement, s: Figures, t: FiguresTable): boolean {
+  if (!isLabelLine(el, s, 60) || !CONTACT_HEADING.test(textStart(el, 100))) return false;
+  const { before, after } = labelledTail(el, run.figures?.raw ?? t);
+  return after >= 0 && before > after;
+}
+
+/** A heading (under 80 characters) or a short line (under `lineChars`) that can be a block's label. */
+function isLabelLine(el: LightElement, s: Figures, lineChars: number): boolean {
+  const name = el.nodeName;
+  const label = HEADINGS.has(name) ? s.chars < 80 : (name === "P" || name === "DIV" || name === "SPAN" || name === "STRONG" || name === "B" || name === "DT") && s.chars < lineChars;
+  return label && s.chars > 0;
+}
+
+/**
+ * The text (`raw` figures) of the siblings after a label, or -1 when they hold more than
+ * {@link CONTACT_BLOCK_CHARS} or are more than {@link CONTACT_LOOKAHEAD}; and of those before it,
+ * counted only until they outweigh the siblings after it. Bounded: at most 2 x 40 siblings.
+ */
+function labelledTail(el: LightElement, raw: FiguresTable): { before: number; after: number } {
+  let after = 0;
+  let seen = 0;
+  for (let n = el.nextSibling; n !== null; n = n.nextSibling) {
+    if (n.nodeType !== 1) continue;
+    if (++seen > CONTACT_LOOKAHEAD) return { before: 0, after: -1 };
+    after += raw.get(n)?.chars ?? 0;
+    if (after > CONTACT_BLOCK_CHARS) return { before: 0, after: -1 };
+  }
+  let before = 0;
+  seen = 0;
+  for (let n = el.previousSibling; n !== null && before <= after && seen < CONTACT_LOOKAHEAD; n = n.previousSibling) {
+    if (n.nodeType !== 1) continue;
+    seen++;
+    before += raw.get(n)?.chars ?? 0;
+  }
+  return { before, after };
+}
+
+/**
+ * Whether `el` is the label of an author box ("About the author", "Über den Autor", "AUTOR"), a
+ * heading or a short line that is only the label, with the bio after it: either at the top of a
+ * box that holds at most {@link SIDE_BOX_MAX_CHARS} characters and under half the article
+ * (`rootChars`), or among the article's last blocks as a contact label is ({@link isContactHead}).
+ * The label and what follows it go, as an author box that its class names does.
+ */
+function isAuthorHead(el: LightElement, s: Figures, t: FiguresTable, rootChars: number): boolean {
+  if (!isLabelLine(el, s, 40) || !AUTHOR_BOX_LABEL.test(textStart(el, 60))) return false;
+  const raw = run.figures?.raw ?? t;
+  const { before, after } = labelledTail(el, raw);
+  if (after <= 0) return false;
+  if (before > after) return true;
+  const box = el.parentNode;
+  if (before > 0 || box === null) return false;
+  const boxChars = raw.get(box)?.chars ?? Infinity;
+  return boxChars < SIDE_BOX_MAX_CHARS && 2 * boxChars < rootChars;
+}
+
+/**
+ * Whether `el` comes after a comment area's title among its siblings, with only removed elements
+ * between (the thread's container is often furniture by its class, "fb-comments", and was set
+ * aside before cleaning). At most 50 removed siblings are passed over.
+ */
+function followsCommentHead(el: LightElement, removed: ReadonlySet<LightElement>, commentHeads: ReadonlySet<LightElement>): boolean {
+  let passed = 0;
+  for (let n = el.previousSibling; n !== null && passed < 50; n = n.previousSibling) {
+    if (n.nodeType !== 1) continue;
+    if (commentHeads.has(n)) return true;
+    if (!removed.has(n)) return false;
+    passed++;
+  }
+  return false;
+}
+
+/** A table that holds data rather than layout (Readability's rule, simplified). */
+function isDataTable(el: LightElement, s: Figures): boolean {
+  if (el.attributes.role === "presentation") return false;
+  // A table judged to stay whole stays packed (see partsStayInCleaning): its parts from its arrays.
+  const packed = el.firstChild === null ? el.packedTable : null;
+  if (packed !== null) {
+    const rows = packed.rowCount;
+    const cells = packed.cellTexts.length;
+    let marked = packed.groups.some((g) => g.name === "thead");
+    for (let c = 0; !marked && c < cells; c++) {
+      run.meter?.tick();
+      marked = packed.isHeaderCell(c);
+    }
+    return marked || rows >= 10 || cells > 10 || (rows > 1 && s.linkChars < 0.5 * s.chars);
+  }
+  let rows = 0;
+  let cells = 0;
+  let marked = false;
+  let nested = false;
+  const skipNested = (c: LightElement) => {
+    if (c.nodeName !== "TABLE") return false;
+    nested = true;
+    return true;
+  };
+  postOrder(el, skipNested, (c) => {
+    const name = c.nodeName;
+    if (name === "TR") rows++;
+    else if (name === "TD" || name === "TH") cells++;
+    if (name === "TH" || name === "CAPTION" || name === "THEAD") marked = true;
+  });
+  if (nested) return false;
+  return marked || rows >= 10 || cells > 10 || (rows > 1 && s.linkChars < 0.5 * s.chars);
+}
+
+/**
+ * Cleans one subtree of the article in a post-order walk, adding what goes to `removed`, and
+ * returns the subtree's figures after cleaning. Linear: each element is measured once, from its
+ * already-cleaned children.
+ */
+export function cleanSubtree(
+  root: LightElement,
+  removed: Set<LightElement>,
+  unlikely: Set<LightElement>,
+  relaxed: boolean,
+  scores: Map<LightElement, number>,
+  stats: FiguresTable,
+  rootChars = Infinity,
+  listCards?: Array<{ cards: LightElement[]; chars: number }>,
+): { chars: number; sentences: number } {
+  // Teaser cards that are most of the article's best block (`rootChars`, its size before
+  // cleaning) may be a list page's content: they are left in place and handed to the caller
+  // (in `listCards`), which knows whether the page has an article beside them.
+  const isTop = listCards !== undefined;
+  stats.reset();
+  const kept = (el: LightElement) => !removed.has(el);
+  // Headings that introduce link lists ("Related", "Lesen Sie auch"), at any depth.
+  const listHeads = new Set<LightElement>();
+  // Headings that open a comment area ("3 Comments", "Leave a Reply"), and the siblings after them.
+  const commentHeads = new Set<LightElement>();
+  // Labels of a contact block at the article's end ("Pressekontakt:"), and the siblings after them.
+  const contactHeads = new Set<LightElement>();
+  // Labels of an author box ("About the author"), and the siblings after them.
+  const authorHeads = new Set<LightElement>();
+  // The cleaning judges a table's rows and cells one by one: a packed table is built first, unless
+  // it is judged to stay whole (partsStayInCleaning): then it stays packed, a leaf of the walk.
+  if (!judgeTable(root)) expandTable(root);
+  const skip = (el: LightElement) => {
+    if (removed.has(el)) return true;
+    if (!judgeTable(el)) expandTable(el);
+    return false;
+  };
+  postOrder(root, skip, (el) => {
+    let s = new FiguresView(stats, measure(el, stats, kept));
+    // Teaser cards (a linked headline and an excerpt, two or more alike): other stories.
+    // On a list page (the article's best block is mostly such cards, or holds a long run of them)
+    // they are the content.
+    const scan = teaserCards(el, stats, removed);
+    const teasers = scan.run;
+    if (teasers !== null && isTop && (teasers.chars >= 0.5 * rootChars || teasers.cards.length >= LIST_PAGE_CARDS)) listCards?.push(teasers);
+    else if (teasers !== null) {
+      if (teasers.chars >= 0.5 * s.chars && (el !== root || !isTop)) {
+        removed.add(el);
+        return;
+      }
+      for (const c of teasers.cards) removed.add(c);
+      s = new FiguresView(stats, measure(el, stats, kept));
+    }
+    // One other story's teaser among the element's blocks (its linked headline and excerpt).
+    if (teasers === null) {
+      const embed = embeddedTeaser(scan.only, stats, removed, rootChars);
+      if (embed !== null) {
+        removed.add(embed);
+        s = new FiguresView(stats, measure(el, stats, kept));
+      }
+    }
+    if (el === root) return;
+    // A widget's title left alone when cleaning took what it titled (a gallery's pictures, a box
+    // of teasers): "Business news in pictures" with nothing under it.
+    if (isOrphanedTitle(el, s, stats, removed)) {
+      removed.add(el);
+      return;
+    }
+    // Another story inside the article, with a headline and a byline of its own.
+    if (isEmbeddedStory(el, s, stats, rootChars)) {
+      removed.add(el);
+      return;
+    }
+    // A comment area that its markup does not name: its title, what follows the title among its
+    // siblings (the thread, the reply form), and the block that the title opens.
+    const prev = previousElement(el);
+    const first = firstElement(el);
+    if ((prev !== null && followsCommentHead(el, removed, commentHeads)) || isCommentHead(el, s)) {
+      removed.add(el);
+      commentHeads.add(el);
+      return;
+    }
+    if (first !== null && commentHeads.has(first)) {
+      removed.add(el);
+      return;
+    }
+    // A contact block at the article's end: its label and the lines after it among its siblings.
+    if ((prev !== null && followsCommentHead(el, removed, contactHeads)) || isContactHead(el, s, stats)) {
+      removed.add(el);
+      contactHeads.add(el);
+      return;
+    }
+    // An author box that its label opens ("About the author"): the label and the bio after it.
+    if ((prev !== null && followsCommentHead(el, removed, authorHeads)) || isAuthorHead(el, s, stats, rootChars)) {
+      removed.add(el);
+      authorHeads.add(el);
+      return;
+    }
+    const head = isLinkListHead(el, s);
+    if (head !== "no") {
+      removed.add(el);
+      if (head === "head") listHeads.add(el);
+      return;
+    }
+    // The block after such a heading when it is link-heavy, and a small box that such a heading
+    // opens (a "read also" teaser inside the article).
+    if (prev !== null && listHeads.has(prev) && s.chars > 0 && s.linkChars > 0.3 * s.chars) {
+      removed.add(el);
+      return;
+    }
+    if (first !== null && listHeads.has(first) && s.chars < 600 && (s.chars < 300 || s.linkChars > 0.3 * s.chars)) {
+      removed.add(el);
+      return;
+    }
+    if ((relaxed && unlikely.has(el) && s.chars < 4 * META_MAX_CHARS) || shouldRemove(el, s, scores.get(el) ?? 0)) removed.add(el);
+  });
+  const s = stats.get(root) ?? emptyStats();
+  const figures = { chars: s.chars, sentences: s.sentences };
+  dropLinkListTails(root, removed, stats);
+  return figures;
+}
+
+/**
+ * Whether a `<figcaption>` is the text of a slide rather than a photo's caption: a listicle or
+ * gallery article ("84. Alex from A Clockwork Orange", then what you need and how) writes its
+ * text under each picture, in paragraphs of sentences. A caption is a line or two about the
+ * picture, with its credit.
+ */
+function isSlideText(s: Figures): boolean {
+  return s.paragraphs >= 2 && s.sentences >= 2 && s.chars >= SLIDE_TEXT_CHARS && s.linkChars < 0.3 * s.chars;
+}
+
+const SLIDE_TEXT_CHARS = 150;
+
+function shouldRemove(el: LightElement, s: Figures, contentScore: number): boolean {
+  const name = el.nodeName;
+  if (name === "INPUT" || name === "TEXTAREA" || name === "LABEL") return true;
+  // Whatever its class says ("slide-caption"): the slide's text is the article's.
+  if (name === "FIGCAPTION") return !isSlideText(s);
+  // A link back to the listing on a line of its own ("zurück zur Listenansicht", "Back to news").
+  if (name === "A" && s.chars < 60 && standsAlone(el) && BACK_LINK.test(textStart(el))) return true;
+  // A dateline or a name that opens a sentence of the text is the text's, whatever its class says.
+  if (INLINE.has(name) && s.chars < META_MAX_CHARS && s.linkChars === 0 && sentenceGoesOn(el)) return false;
+  if (isFurnitureBlock(el, s)) return true;
+  const weight = classWeight(el);
+  // A heading that is all link is a teaser's headline (a list of other stories), not a section title.
+  if (HEADINGS.has(name)) return (weight < 0 && s.chars < META_MAX_CHARS) || (s.chars > 0 && s.linkChars >= 0.9 * s.chars);
+  if (!CONDITIONAL.has(name)) return false;
+  if (name === "TABLE" && isDataTable(el, s)) return false;
+  if (s.hasCode && (name === "PRE" || name === "CODE")) return false;
+  // Furniture words weigh against an element, unless it holds article-like text in quantity
+  // (generic builder classes such as "…-widget-container" wrap article text too).
+  // A paragraph of sentences is text whatever its class says (generated class names read as words).
+  const prose = name === "P" && s.sentences > 0 && s.chars >= 100 && s.linkChars < 0.2 * s.chars;
+  if (!prose && weight + Math.max(0, contentScore) < 0 && (s.commas < 10 || s.sentences < 5)) return true;
+  if (s.chars === 0) return s.images === 0 && s.embeds === 0 && name !== "TD";
+  if (s.commas >= 10) return false;
+  const density = s.linkChars / s.chars;
+  const isList = name === "UL" || name === "OL" || name === "DL";
+  if (s.images > 1 && s.paragraphs / s.images < 0.5 && s.chars < 200) return true;
+  if (!isList && s.listItems - 100 > s.paragraphs) return true;
+  if (s.inputs > Math.floor(s.paragraphs / 3)) return true;
+  if (!isList && s.headingChars / s.chars < 0.9 && s.chars < 25 && (s.images === 0 || s.images > 2) && name !== "P" && name !== "TD" && name !== "SPAN") return true;
+  if (name === "P" || name === "SPAN" || name === "TD") return density > 0.8 && s.sentences === 0 && s.chars < 300;
+  if (!isList && weight < 25 && density > 0.2 && s.sentences < 3) return true;
+  if (isList && density > 0.5 && s.sentences < 2) return true;
+  if (weight >= 25 && density > 0.5) return true;
+  if ((s.embeds === 1 && s.chars < 75) || s.embeds > 1) return s.chars < 75;
+  return false;
+}
+
+/**
+ * A heading that introduces a link list ("Related", "More from …") at the top level of the
+ * article goes with the link-heavy block after it; trailing headings with nothing after them go.
+ */
+function dropLinkListTails(root: LightElement, removed: Set<LightElement>, stats: FiguresTable): void {
+  const articleChars = stats.get(root)?.chars ?? 0;
+  let last: LightElement | null = null;
+  for (let n = root.firstChild; n !== null; n = n.nextSibling) {
+    if (n.nodeType !== 1 || removed.has(n)) continue;
+    if (HEADINGS.has(n.nodeName) && LINK_LIST_HEADING.test(textStart(n))) {
+      removed.add(n);
+      let next = n.nextSibling;
+      while (next !== null && (next.nodeType !== 1 || removed.has(next))) next = next.nextSibling;
+      if (next !== null && next.nodeType === 1) {
+        const s = stats.get(next);
+        if (s !== undefined && s.chars > 0 && s.linkChars / s.chars > 0.3) removed.add(next);
+      }
+      continue;
+    }
+    last = n;
+  }
+  // Trailing headings with no text after them: section titles left over from what cleaning took.
+  // A pull quote or a summary line set as a heading is a sentence of the article, and stays.
+  // An appeal to the reader at the article's end goes too, at any length up to a box's.
+  while (last !== null && ((HEADINGS.has(last.nodeName) && !isSentenceHeading(last, stats.get(last))) || isTrailingAppeal(last, stats.get(last), articleChars))) {
+    removed.add(last);
+    last = previousKept(last, removed);
+  }
+  // The appeal may close the article's last container (the post's body inside its wrapper), and
+  // a short line or two may follow it (a credit, a separator).
+  let box = last;
+  for (let depth = 0; box !== null && depth < APPEAL_DEPTH && APPEAL_CONTAINERS.has(box.nodeName); depth++) {
+    let tail = lastKept(box, removed);
+    let passed = 0;
+    while (tail !== null) {
+      const s = stats.get(tail);
+      if (isTrailingAppeal(tail, s, articleChars)) {
+        removed.add(tail);
+      } else if (passed < APPEAL_PASSED_LINES && s !== undefined && s.chars < APPEAL_PASSED_CHARS && !APPEAL_CONTAINERS.has(tail.nodeName)) {
+        passed++;
+      } else break;
+      tail = previousKept(tail, removed);
+    }
+    if (tail !== null && passed > 0) break;
+    box = tail;
+  }
+}
+
+/** A box that asks the reader for support or a subscription is a few short paragraphs. */
+const APPEAL_MAX_CHARS = 1000;
+
+/** How many containers deep the end of the article is looked at for an appeal. */
+const APPEAL_DEPTH = 8;
+
+/** At most this many short lines (under this many characters) after an appeal are passed over, and kept. */
+const APPEAL_PASSED_LINES = 2;
+
+const APPEAL_PASSED_CHARS = 150;
+
+/** Containers whose last block is the article's last block. */
+const APPEAL_CONTAINERS = new Set(["DIV", "SECTION", "ARTICLE", "MAIN"]);
+
+/**
+ * Whether a block at the end of the article is a line or a box to the reader about the site that
+ * is longer than a prompt line ({@link PROMPT_MAX_CHARS}): "Enjoy our magazine? We chose not to put
+ * up a paywall … please support us", "Hat dir dieser Artikel gefallen? Dann unterstütze uns …". It
+ * opens as a reader prompt ({@link READER_PROMPT}) and speaks to the reader or for the site in its
+ * first lines ({@link READER_ADDRESS}: "you", "we", "dir", "uns"); in the middle of the article a
+ * paragraph that opens so may be the story's, at its end such a block is the site's appeal, but a
+ * last paragraph that only starts with such words ("Sign up numbers for the regatta were …")
+ * stays. Text outside an element (a line in the container itself) ends the search: that text is
+ * the article's last line.
+ */
+function isTrailingAppeal(el: LightElement, s: Figures | undefined, articleChars: number): boolean {
+  // Under half the article: a short article's own container may open with a label ("- Advertisement -").
+  if (s === undefined || s.chars === 0 || s.chars >= APPEAL_MAX_CHARS || 2 * s.chars >= articleChars || INLINE.has(el.nodeName) || TABLE_PARTS.has(el.nodeName)) return false;
+  const start = textStart(el, FURNITURE_START_CHARS);
+  if (!READER_PROMPT.test(start)) return false;
+  // A start cut at the limit may end in part of a word ("Te" of "Territory"): that part is no word.
+  return READER_ADDRESS.test(start.length < FURNITURE_START_CHARS ? start : start.slice(0, start.lastIndexOf(" ")));
+}
+
+/** A heading of at least this many words that ends a sentence is text set large, not a section's title. */
+const SENTENCE_HEADING_WORDS = 8;
+
+/** Opening quotation marks (a pull quote): “ " „ « » ‹ › ‘ ' 「 『. */
+const OPENING_QUOTE = /^["\u201C\u201E\u00AB\u00BB\u2039\u203A\u2018'\u300C\u300E]/;
+
+/**
+ * Whether a heading reads as a sentence of the article rather than a section's title: a pull
+ * quote ("“We will rebuild the bridge,” the mayor said") or a summary line set in a heading's
+ * type ("The tale is awful. One could say it is perfectly awful."). Section titles are short and
+ * end without a full stop; link-list and comment titles are caught before this is asked.
+ */
+function isSentenceHeading(el: LightElement, s: Figures | undefined): boolean {
+  if (s === undefined || s.chars < 30 || s.linkChars > 0) return false;
+  const text = textStart(el, 400);
+  if (OPENING_QUOTE.test(text)) return true;
+  // A statement: a question or an exclamation at the end is more often a prompt to the reader.
+  return /[.…]["\u201D\u00BB\u2019']?$/.test(text) && text.split(" ").length >= SENTENCE_HEADING_WORDS;
+}

@@ -1,0 +1,185 @@
+import type { LightElement, LightNode } from "../light-dom";
+import { classAndId, isMetaLike } from "./class-signals";
+import { countText, type Figures, INLINE, textChars } from "./figures";
+import { expandTable } from "./packed-tables";
+import { AUTHOR_BIO, BYLINE_LINE, CAPTION_CREDIT_END, COPYRIGHT_NOTICE, CREDIT_BY_LINE, CREDIT_LINE, FILING_LINE, hasClassWord, METADATA_LINE, READER_PROMPT, SIDE_BOX } from "./patterns";
+
+/**
+ * The furniture tests of the main-content cleaning that read a block's words and class: page
+ * metadata, author boxes and disclaimers, caption, credit and source lines, lines to the reader
+ * about the site ({@link isFurnitureBlock}), and the bounded text readers they use
+ * ({@link textStart}, {@link textEnd}).
+ */
+
+/** Containers that are removed when their figures look like furniture (Readability's conditional cleaning). */
+export const CONDITIONAL = new Set(["DIV", "SECTION", "UL", "OL", "DL", "TABLE", "HEADER", "FIELDSET", "SPAN", "P", "CENTER", "TD"]);
+
+export const META_MAX_CHARS = 200;
+
+/** A byline names a few people and an outlet: a longer block that starts like one is text. */
+export const BYLINE_MAX_CHARS = 120;
+
+/** Metadata lines ("Autor: Ann Example", "Veröffentlicht am 12.03.2020, 14:05 Uhr") are shorter than this. */
+const METADATA_LINE_MAX_CHARS = 100;
+
+export const TABLE_PARTS = new Set(["TABLE", "THEAD", "TBODY", "TFOOT", "TR", "TD", "TH", "CAPTION"]);
+
+/** A reader prompt ("Subscribe now…", "Follow us on…") is a line or two. */
+export const PROMPT_MAX_CHARS = 300;
+
+/** An author box (a bio, a photo, links) or a disclaimer is a paragraph or two: a longer block so named is more than that. */
+export const SIDE_BOX_MAX_CHARS = 1500;
+
+/**
+ * The first characters of `el`'s text, whitespace collapsed and trimmed: enough for the prefix
+ * patterns (link-list phrases, credit lines); with `untilLink`, only the text before the first
+ * link. Bounded whatever the subtree holds (huge runs of whitespace, many empty elements), so
+ * calling it on every element stays linear.
+ */
+export function textStart(el: LightElement, limit = 80, untilLink = false): string {
+  let out = "";
+  let steps = 0;
+  const stack: LightNode[] = [];
+  expandTable(el);
+  for (let n = el.lastChild; n !== null; n = n.previousSibling) stack.push(n);
+  while (stack.length > 0 && out.length < limit && steps++ < 200) {
+    const n = stack.pop()!;
+    if (untilLink && n.nodeName === "A") break;
+    if (n.nodeType === 1) expandTable(n);
+    if (n.nodeType === 3) {
+      // At most `limit` characters of each text node are looked at.
+      out += n.data.slice(0, limit).replace(/\s+/g, " ");
+      if (out.trim() === "") out = "";
+      continue;
+    }
+    for (let c = n.lastChild; c !== null; c = c.previousSibling) stack.push(c);
+  }
+  return out.trim();
+}
+
+/**
+ * Furniture that sits among the article's own blocks, named by its class or its first words:
+ * page metadata, author boxes and disclaimers, caption/credit/source lines, and lines to the
+ * reader about the site. Checked on every block of the article, and on the siblings joined to it.
+ */
+export function isFurnitureBlock(el: LightElement, s: Figures): boolean {
+  const name = el.nodeName;
+  const match = classAndId(el);
+  if (s.chars < META_MAX_CHARS && isMetaLike(match)) return true;
+  if (INLINE.has(name)) return false;
+  if (s.chars < SIDE_BOX_MAX_CHARS && (hasClassWord(SIDE_BOX, match) || /\bauthor\b/i.test(el.attributes.itemprop ?? ""))) return true;
+  if (s.chars === 0 || s.chars >= PROMPT_MAX_CHARS) return false;
+  // The first words, gathered once for the tests below (every small block of an article is checked).
+  return opensLikeFurniture(name, s.chars, textStart(el, FURNITURE_START_CHARS), () => textEnd(el, CREDIT_TAIL_CHARS));
+}
+
+/** How much of a block's first words {@link isFurnitureBlock} looks at. */
+export const FURNITURE_START_CHARS = 160;
+
+/**
+ * {@link isFurnitureBlock}'s tests of a block's first words: `start` is its {@link textStart}, and
+ * `tail` gives its {@link textEnd} when `start` is not all of its `chars` characters. Apart from
+ * the block's name, they read its text only (a packed table's parts are judged by them without
+ * being built: see {@link partsStayInCleaning}).
+ */
+export function opensLikeFurniture(name: string, chars: number, start: string, tail: () => { text: string; whole: boolean }): boolean {
+  // A short caption, photo credit, source or copyright line, whatever its markup (class 4's policy).
+  if (chars < 150 && (CREDIT_LINE.test(start) || CREDIT_BY_LINE.test(start))) return true;
+  // A copyright notice ("© 2022, Example News. This article is the copyrighted property of …")
+  // runs longer than a credit line, up to a few reprint terms.
+  if (COPYRIGHT_NOTICE.test(start)) return true;
+  // A byline on a line of its own ("By Ann Example, Daily Example"), whatever its markup.
+  if (chars < BYLINE_MAX_CHARS && BYLINE_LINE.test(start)) return true;
+  // A metadata line ("Auteur : Ann Example", "Date 23.05.2011", "Kategorie: News", "Imprimer").
+  // Not in tables: a date or a name in a cell is the table's data.
+  if (chars < METADATA_LINE_MAX_CHARS && !TABLE_PARTS.has(name) && METADATA_LINE.test(start)) return true;
+  // The writer's bio line ("Ann Example is a reporter for …"), in the body's own paragraphs.
+  if (AUTHOR_BIO.test(start)) return true;
+  // The blog platform's filing line ("This entry was posted in News. Bookmark the permalink.").
+  if (FILING_LINE.test(start)) return true;
+  // A short caption that ends with its photo's credit ("… | © Agency/Photographer").
+  if (chars < CAPTION_MAX_CHARS && endsWithCredit(chars, start, tail)) return true;
+  // A short line to the reader about the site (subscribe, follow us, paywall notice, ad disclosure).
+  return READER_PROMPT.test(start);
+}
+
+/** A caption is a line or two: a longer block that ends with a credit is text that names its source. */
+const CAPTION_MAX_CHARS = 250;
+
+/**
+ * Whether a short block's text ends with a photo credit ("… | © Agency", "(Foto: Name)").
+ * `start` is the block's {@link textStart}: when it holds the whole text (most short blocks),
+ * its end is the block's, and the text is not walked again.
+ */
+function endsWithCredit(chars: number, start: string, tail: () => { text: string; whole: boolean }): boolean {
+  if (nonSpaceLength(start) === chars) return hasCreditMark(start) && CAPTION_CREDIT_END.test(start);
+  const { text, whole } = tail();
+  // A tail cut from a longer text does not start where the text starts: no "^" match there.
+  return hasCreditMark(text) && CAPTION_CREDIT_END.test(whole ? text : `x${text}`);
+}
+
+/** Whether `text` holds a credit's sign or label colon at all: most blocks do not, and skip the pattern. */
+function hasCreditMark(text: string): boolean {
+  return text.includes(":") || text.includes("©") || text.includes("(c)") || text.includes("(C)");
+}
+
+/** The characters of `text` that are not whitespace (as {@link countText} counts them). */
+function nonSpaceLength(text: string): number {
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c > 0x20 && c !== 0xa0) n++;
+  }
+  return n;
+}
+
+/** A credit is at most 60 characters after its sign or label: this much of a text's end holds it with what precedes it. */
+const CREDIT_TAIL_CHARS = 100;
+
+/**
+ * The last characters of `el`'s text (at least `limit` unless the text is shorter), whitespace
+ * collapsed and trimmed, and whether that is the whole text. Walks backwards from the end, at
+ * most 200 nodes and `limit` characters of each text node: bounded whatever the subtree holds.
+ */
+function textEnd(el: LightElement, limit: number): { text: string; whole: boolean } {
+  const parts: string[] = [];
+  let length = 0;
+  let steps = 0;
+  let cut = false;
+  const stack: LightNode[] = [];
+  expandTable(el);
+  for (let n = el.firstChild; n !== null; n = n.nextSibling) stack.push(n);
+  while (stack.length > 0 && length < limit && steps++ < 200) {
+    const n = stack.pop()!;
+    if (n.nodeType === 1) expandTable(n);
+    if (n.nodeType === 3) {
+      cut ||= n.data.length > limit;
+      const part = cut ? n.data.slice(-limit) : n.data;
+      parts.push(part);
+      length += part.length;
+      continue;
+    }
+    for (let c = n.firstChild; c !== null; c = c.nextSibling) stack.push(c);
+  }
+  const whole = stack.length === 0 && !cut;
+  return { text: parts.reverse().join("").replace(/\s+/g, " ").trim(), whole };
+}
+
+/** Whether no text (other than whitespace) sits right beside `el` among its siblings: it is a line of its own. */
+export function standsAlone(el: LightElement): boolean {
+  const prev = el.previousSibling;
+  const next = el.nextSibling;
+  return (prev === null || prev.nodeType === 1 || prev.data.trim() === "") && (next === null || next.nodeType === 1 || next.data.trim() === "");
+}
+
+/**
+ * Whether the text right after an inline element carries on its sentence: a dateline that opens
+ * the first paragraph ("<span class=dateline>KOBE –</span> A total of…") is part of the story's
+ * text, where a byline or a date on a line of its own is not. Looks at the next sibling only.
+ */
+export function sentenceGoesOn(el: LightElement): boolean {
+  const next = el.nextSibling;
+  if (next === null || next.nodeType !== 3) return false;
+  countText(next.data.slice(0, 200));
+  return textChars >= 40;
+}

@@ -1,0 +1,76 @@
+import type { LightElement, LightNode } from "../light-dom";
+import { SERVER_MESSAGE_LEVEL, SERVER_MESSAGE_TEXT } from "./patterns";
+
+/**
+ * Server error messages printed into a page's HTML ("Warning: … in /var/www/… on line 12"), which
+ * the main-content extraction removes from the article.
+ */
+
+/** What every text that holds a PHP message holds (see SERVER_MESSAGE_TEXT): most texts do not, and skip the pattern. */
+export const SERVER_MESSAGE_MARK = " on line ";
+
+/** A PHP message's parts after its level: the text, links in it, the file and the line number (a few siblings). */
+const SERVER_MESSAGE_PARTS = 10;
+
+/**
+ * Removes the PHP error messages a server printed into the page ("<b>Warning</b>:  Creating
+ * default object … in <b>/var/www/…/classes.php</b> on line <b>407</b><br />", or the same as
+ * plain text): server output, not the article's text, wherever it sits. One walk over the result;
+ * each `<b>` that names a level looks at most {@link SERVER_MESSAGE_PARTS} siblings ahead.
+ */
+export function removeServerMessages(root: LightElement): void {
+  const stack: LightElement[] = [root];
+  while (stack.length > 0) {
+    const el = stack.pop()!;
+    for (let n = el.firstChild; n !== null; ) {
+      let next = n.nextSibling;
+      if (n.nodeType === 1) {
+        const end = n.nodeName === "B" ? serverMessageEnd(n) : null;
+        if (end === null) {
+          stack.push(n);
+        } else {
+          next = end.nextSibling;
+          // The line breaks PHP writes around the message go with it.
+          const before = previousNonBlank(n);
+          if (before?.nodeName === "BR") el.removeChild(before);
+          for (let c: LightNode | null = n; c !== next && c !== null; ) {
+            const following: LightNode | null = c.nextSibling;
+            el.removeChild(c);
+            c = following;
+          }
+          if (next?.nodeName === "BR") {
+            const after: LightNode | null = next.nextSibling;
+            el.removeChild(next);
+            next = after;
+          }
+        }
+      } else if (n.nodeType === 3 && n.data.includes(SERVER_MESSAGE_MARK)) {
+        const text = n.data.replace(SERVER_MESSAGE_TEXT, "");
+        if (text !== n.data) n.data = text;
+      }
+      n = next;
+    }
+  }
+}
+
+/** The last node of the PHP message that `b` opens (its line number's `<b>`), or null when `b` opens none. */
+function serverMessageEnd(b: LightElement): LightNode | null {
+  const level = b.firstChild;
+  if (level === null || level !== b.lastChild || level.nodeType !== 3 || level.data.length > 40 || !SERVER_MESSAGE_LEVEL.test(level.data.trim())) return null;
+  const colon = b.nextSibling;
+  if (colon === null || colon.nodeType !== 3 || !colon.data.startsWith(":")) return null;
+  let n: LightNode | null = colon.nextSibling;
+  for (let k = 0; n !== null && k < SERVER_MESSAGE_PARTS; n = n.nextSibling, k++) {
+    if (n.nodeType !== 3 || !/\son line\s*$/.test(n.data)) continue;
+    const line = n.nextSibling;
+    return line !== null && line.nodeName === "B" && /^\s*\d+\s*$/.test(line.textContent) ? line : null;
+  }
+  return null;
+}
+
+/** The sibling before `n`, passing over whitespace-only text. */
+function previousNonBlank(n: LightNode): LightNode | null {
+  let p = n.previousSibling;
+  while (p !== null && p.nodeType === 3 && p.data.trim() === "") p = p.previousSibling;
+  return p;
+}
