@@ -68,7 +68,7 @@ export const CONTACT_HEADING =
 /**
  * The whole text of a label that opens an author box ("About the author", "Über den Autor",
  * "AUTOR", "Autoreninfo", "À propos de l'auteur"): the writer's bio and links follow it. Matched
- * on the label alone (main-content.ts takes it with the bio after it).
+ * on the label alone (cleaning.ts takes it with the bio after it).
  */
 export const AUTHOR_BOX_LABEL =
   /^(?:about (?:the |this )?(?:author|authors|writer|writers|contributor|contributors)|(?:the )?authors?|über (?:den|die) (?:autor|autorin|autoren|autorinnen|verfasser|verfasserin)|(?:der|die|zum|zur) (?:autor|autorin)|autor(?:in|en|innen)?|autoreninfo(?:rmation(?:en)?)?|autor(?:en)?profil|à propos de l[’']aut(?:eur|rice)|l[’']aut(?:eur|rice)|sobre (?:el|la) autora?|(?:el|la) autora?|l[’']autore|sull[’']autore|o autorze|o autorce|autorka)\s*:?$/i;

@@ -64,19 +64,17 @@ export function elementChildCount(el: LightElement, kept: (el: LightElement) => 
 
 /** The last element child of `el` that cleaning kept, when no text follows it in `el`. */
 export function lastKept(el: LightElement, removed: ReadonlySet<LightElement>): LightElement | null {
-  for (let n = el.lastChild; n !== null; n = n.previousSibling) {
-    if (n.nodeType === 3) {
-      if (n.data.trim() !== "") return null;
-      continue;
-    }
-    if (!removed.has(n)) return n;
-  }
-  return null;
+  return keptBackFrom(el.lastChild, removed);
 }
 
 /** The element before `el` among its siblings that cleaning kept, when no text lies between. */
 export function previousKept(el: LightElement, removed: ReadonlySet<LightElement>): LightElement | null {
-  for (let n = el.previousSibling; n !== null; n = n.previousSibling) {
+  return keptBackFrom(el.previousSibling, removed);
+}
+
+/** The first element from `n` back among its siblings that cleaning kept, when no text lies on the way. */
+function keptBackFrom(n: LightNode | null, removed: ReadonlySet<LightElement>): LightElement | null {
+  for (; n !== null; n = n.previousSibling) {
     if (n.nodeType === 3) {
       if (n.data.trim() !== "") return null;
       continue;
