@@ -44,34 +44,37 @@ const rows = fc.array(row, { minLength: 1, maxLength: 14 }).map((r) => r.join(""
 const table = fc
   .tuple(attrs, fc.oneof(rows, fc.tuple(fc.constantFrom("thead", "tbody", "tfoot"), attrs, rows).map(([g, a, r]) => `<${g}${a}>${r}</${g}>`)))
   .map(([a, body]) => `<table${a}>${body}</table>`);
-/** A table where pages put them: in the article, beside it, in furniture, in a noscript, alone. */
+/** Where pages put a table: in the article, beside it, in furniture, in a noscript, alone, … */
+type Placement = "in" | "after" | "aside" | "nav" | "noscript" | "alone" | "lead" | "div" | "story" | "heading";
+/** A page with table `t` placed `where`, beside an article of `paragraphs` + 1 paragraphs. */
+function placed(t: string, where: Placement, paragraphs: number): string {
+  const a = article(paragraphs);
+  switch (where) {
+    case "in":
+      return a.replace("</h1>", `</h1>${t}`);
+    case "after":
+      return `${a}${t}`;
+    case "aside":
+      return `${a}<aside class="sidebar">${t}</aside>`;
+    case "nav":
+      return `<nav>${t}</nav>${a}`;
+    case "noscript":
+      return `<noscript>${t}<p>${PROSE.repeat(6)}</p></noscript>`;
+    case "lead":
+      return `<h1>Rivers of the world</h1>${t}<div class="content">${`<p>${PROSE}</p>`.repeat(paragraphs + 1)}</div>`;
+    case "div":
+      return `<div class="post">${t}<p>${PROSE}</p></div>`;
+    case "story":
+      return a.replace("</h1>", `</h1><div><h3>Another river</h3>${t}<p>${PROSE}</p></div>`);
+    case "heading":
+      return `${a}<h2>${t}</h2>`;
+    case "alone":
+      return t;
+  }
+}
 const page = fc
-  .tuple(
-    table,
-    fc.constantFrom("in", "after", "aside", "nav", "noscript", "alone", "lead", "div"),
-    fc.integer({ min: 0, max: 3 }),
-  )
-  .map(([t, where, paragraphs]) => {
-    const a = article(paragraphs);
-    switch (where) {
-      case "in":
-        return a.replace("</h1>", `</h1>${t}`);
-      case "after":
-        return `${a}${t}`;
-      case "aside":
-        return `${a}<aside class="sidebar">${t}</aside>`;
-      case "nav":
-        return `<nav>${t}</nav>${a}`;
-      case "noscript":
-        return `<noscript>${t}<p>${PROSE.repeat(6)}</p></noscript>`;
-      case "lead":
-        return `<h1>Rivers of the world</h1>${t}<div class="content">${`<p>${PROSE}</p>`.repeat(paragraphs + 1)}</div>`;
-      case "div":
-        return `<div class="post">${t}<p>${PROSE}</p></div>`;
-      default:
-        return t;
-    }
-  });
+  .tuple(table, fc.constantFrom<Placement>("in", "after", "aside", "nav", "noscript", "alone", "lead", "div"), fc.integer({ min: 0, max: 3 }))
+  .map(([t, where, paragraphs]) => placed(t, where, paragraphs));
 
 // Tables of at least 1,500 characters without attributes on their parts are judged from their
 // arrays before the cleaning would build them: when no part is furniture by its words, they stay
@@ -107,26 +110,8 @@ const bigTable = fc
   .tuple(fc.constantFrom("", "", ' class="sidebar"', ' role="presentation"'), fc.option(bigGroup), bigRows, fc.boolean())
   .map(([a, group, body, wrapped]) => `<table${a}>${group ?? ""}${wrapped ? `<tbody>${body}</tbody>` : body}</table>`);
 const bigPage = fc
-  .tuple(bigTable, fc.constantFrom("in", "after", "alone", "div", "story", "heading", "lead"), fc.integer({ min: 0, max: 3 }))
-  .map(([t, where, paragraphs]) => {
-    const a = article(paragraphs);
-    switch (where) {
-      case "in":
-        return a.replace("</h1>", `</h1>${t}`);
-      case "after":
-        return `${a}${t}`;
-      case "div":
-        return `<div class="post">${t}<p>${PROSE}</p></div>`;
-      case "story":
-        return `${a.replace("</h1>", `</h1><div><h3>Another river</h3>${t}<p>${PROSE}</p></div>`)}`;
-      case "heading":
-        return `${a}<h2>${t}</h2>`;
-      case "lead":
-        return `<h1>Rivers of the world</h1>${t}<div class="content">${`<p>${PROSE}</p>`.repeat(paragraphs + 1)}</div>`;
-      default:
-        return t;
-    }
-  });
+  .tuple(bigTable, fc.constantFrom<Placement>("in", "after", "alone", "div", "story", "heading", "lead"), fc.integer({ min: 0, max: 3 }))
+  .map(([t, where, paragraphs]) => placed(t, where, paragraphs));
 
 /** A table of `n` rows of data cells, with `extra` among them. */
 const dataTable = (n: number, extra = "") => `<table>${Array.from({ length: n }, (_, i) => `<tr><td>river ${i}</td><td>${i * 7} km</td></tr>`).join("")}${extra}</table>`;
