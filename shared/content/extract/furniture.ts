@@ -37,6 +37,10 @@ export const SIDE_BOX_MAX_CHARS = 1500;
  * calling it on every element stays linear.
  */
 export function textStart(el: LightElement, limit = 80, untilLink = false): string {
+  // Most small blocks hold one text node ("<h3>Title</h3>", "<li>item"): the walk below would read
+  // it alone, and this gives what it gives without its stack (asked up to five times per block).
+  const only = el.firstChild;
+  if (only !== null && only === el.lastChild && only.nodeType === 3) return collapsedStart(only.data, limit);
   let out = "";
   let steps = 0;
   const stack: LightNode[] = [];
@@ -58,6 +62,27 @@ export function textStart(el: LightElement, limit = 80, untilLink = false): stri
 }
 
 /**
+ * `text.slice(0, limit)` with whitespace collapsed and trimmed, as {@link textStart} reads a text
+ * node: the slice itself when it has nothing to collapse or trim (one scan, no pattern and no new
+ * string), which is what most texts' first characters are.
+ */
+function collapsedStart(text: string, limit: number): string {
+  const start = text.length > limit ? text.slice(0, limit) : text;
+  const last = start.length - 1;
+  for (let i = 0; i <= last; i++) {
+    const c = start.charCodeAt(i);
+    if (c === 0x20 ? i === 0 || i === last || start.charCodeAt(i - 1) === 0x20 : isSpace(c)) return start.replace(/\s+/g, " ").trim();
+  }
+  return start;
+}
+
+/** Whether `c` is one of the characters that `\s` matches but the space (which {@link collapsedStart} looks at itself). */
+function isSpace(c: number): boolean {
+  if (c < 0x80) return c >= 0x09 && c <= 0x0d;
+  return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
+}
+
+/**
  * Furniture that sits among the article's own blocks, named by its class or its first words:
  * page metadata, author boxes and disclaimers, caption/credit/source lines, and lines to the
  * reader about the site. Checked on every block of the article, and on the siblings joined to it.
@@ -67,7 +92,7 @@ export function isFurnitureBlock(el: LightElement, s: Figures): boolean {
   const match = classAndId(el);
   if (s.chars < META_MAX_CHARS && isMetaLike(match)) return true;
   if (INLINE.has(name)) return false;
-  if (s.chars < SIDE_BOX_MAX_CHARS && (hasClassWord(SIDE_BOX, match) || /\bauthor\b/i.test(el.attributes.itemprop ?? ""))) return true;
+  if (s.chars < SIDE_BOX_MAX_CHARS && (hasClassWord(SIDE_BOX, match) || (el.hasAttributes() && /\bauthor\b/i.test(el.attributes.itemprop ?? "")))) return true;
   if (s.chars === 0 || s.chars >= PROMPT_MAX_CHARS) return false;
   // The first words, gathered once for the tests below (every small block of an article is checked).
   return opensLikeFurniture(name, s.chars, textStart(el, FURNITURE_START_CHARS), () => textEnd(el, CREDIT_TAIL_CHARS));
