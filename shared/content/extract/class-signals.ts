@@ -25,6 +25,8 @@ function roleClasses(el: LightElement): string | undefined {
 }
 
 export function classAndId(el: LightElement): string {
+  // Most elements of a large page have no attributes: no look-up then (this is asked of every element by several rules).
+  if (!el.hasAttributes()) return "";
   const cls = roleClasses(el);
   const id = el.attributes.id;
   return cls === undefined ? (id ?? "") : id === undefined ? cls : `${cls} ${id}`;
@@ -32,6 +34,7 @@ export function classAndId(el: LightElement): string {
 
 /** Readability's class weight: ±25 for article and furniture words in class and id. */
 export function classWeight(el: LightElement): number {
+  if (!el.hasAttributes()) return 0;
   let weight = 0;
   const cls = roleClasses(el);
   const id = el.attributes.id;
@@ -48,6 +51,7 @@ export function classWeight(el: LightElement): number {
 }
 
 export function isHidden(el: LightElement): boolean {
+  if (!el.hasAttributes()) return false;
   const a = el.attributes;
   if (a.hidden !== undefined || a["aria-hidden"] === "true") return true;
   const style = a.style;
@@ -59,6 +63,7 @@ export function isUnlikely(el: LightElement): boolean {
   const name = el.nodeName;
   if (name === "BODY" || name === "A" || name === "ARTICLE" || name === "MAIN") return false;
   if (FURNITURE_TAGS.has(name)) return true;
+  if (!el.hasAttributes()) return false;
   const role = el.attributes.role;
   if (role !== undefined && UNLIKELY_ROLES.has(role.toLowerCase())) return true;
   const match = classAndId(el);

@@ -222,6 +222,9 @@ export function countText(text: string): void {
   textSentences = sentences;
 }
 
+/** The `kept` of a walk that keeps every child: one function for every element (a new one per element was garbage). */
+export const keepAll = (_child: LightElement): boolean => true;
+
 /**
  * Gathers `el`'s figures from its text and its kept children's figures (measured before it in
  * this walk of `t`) into `t`, and returns its number there.
