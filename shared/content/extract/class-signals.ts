@@ -1,4 +1,5 @@
 import type { LightElement } from "../light-dom";
+import { NO_ATTRIBUTES } from "../linear-parser";
 import { ALWAYS_UNLIKELY, CONTENT_HEADER, hasClassWord, MAYBE_CANDIDATE, NEGATIVE, POSITIVE, UNLIKELY_CANDIDATE, UNLIKELY_ROLES } from "./patterns";
 
 /**
@@ -18,6 +19,15 @@ const META_LIKE = /byline|author|dateline|date|posted|published|credit|copyright
 /** Taxonomy classes that CMSs put on a post ("tag-comments", "category-sidebar-news"): the post's topics, not its role. */
 const TAXONOMY_CLASS = /(?:^|\s)(?:tag|category)-\S*/g;
 
+/**
+ * Whether the parser gave `el` no attributes (the shared empty object): most elements of a large
+ * page, whose attribute look-ups the rules asked of every element then skip. Reads `attributes`
+ * as the look-ups would; an element built with its own `{}` is looked up as before.
+ */
+export function hasNoAttributes(el: LightElement): boolean {
+  return el.attributes === NO_ATTRIBUTES;
+}
+
 /** The class attribute without taxonomy classes. */
 function roleClasses(el: LightElement): string | undefined {
   const cls = el.attributes.class;
@@ -25,8 +35,7 @@ function roleClasses(el: LightElement): string | undefined {
 }
 
 export function classAndId(el: LightElement): string {
-  // Most elements of a large page have no attributes: no look-up then (this is asked of every element by several rules).
-  if (!el.hasAttributes()) return "";
+  if (hasNoAttributes(el)) return "";
   const cls = roleClasses(el);
   const id = el.attributes.id;
   return cls === undefined ? (id ?? "") : id === undefined ? cls : `${cls} ${id}`;
@@ -34,7 +43,7 @@ export function classAndId(el: LightElement): string {
 
 /** Readability's class weight: ±25 for article and furniture words in class and id. */
 export function classWeight(el: LightElement): number {
-  if (!el.hasAttributes()) return 0;
+  if (hasNoAttributes(el)) return 0;
   let weight = 0;
   const cls = roleClasses(el);
   const id = el.attributes.id;
@@ -51,7 +60,7 @@ export function classWeight(el: LightElement): number {
 }
 
 export function isHidden(el: LightElement): boolean {
-  if (!el.hasAttributes()) return false;
+  if (hasNoAttributes(el)) return false;
   const a = el.attributes;
   if (a.hidden !== undefined || a["aria-hidden"] === "true") return true;
   const style = a.style;
@@ -63,7 +72,7 @@ export function isUnlikely(el: LightElement): boolean {
   const name = el.nodeName;
   if (name === "BODY" || name === "A" || name === "ARTICLE" || name === "MAIN") return false;
   if (FURNITURE_TAGS.has(name)) return true;
-  if (!el.hasAttributes()) return false;
+  if (hasNoAttributes(el)) return false;
   const role = el.attributes.role;
   if (role !== undefined && UNLIKELY_ROLES.has(role.toLowerCase())) return true;
   const match = classAndId(el);

@@ -1,5 +1,5 @@
 import type { LightElement, LightNode } from "../light-dom";
-import { classAndId, isMetaLike } from "./class-signals";
+import { classAndId, hasNoAttributes, isMetaLike } from "./class-signals";
 import { countText, type Figures, INLINE, textChars } from "./figures";
 import { expandTable } from "./packed-tables";
 import { AUTHOR_BIO, BYLINE_LINE, CAPTION_CREDIT_END, COPYRIGHT_NOTICE, CREDIT_BY_LINE, CREDIT_LINE, FILING_LINE, hasClassWord, METADATA_LINE, READER_PROMPT, SIDE_BOX } from "./patterns";
@@ -92,7 +92,7 @@ export function isFurnitureBlock(el: LightElement, s: Figures): boolean {
   const match = classAndId(el);
   if (s.chars < META_MAX_CHARS && isMetaLike(match)) return true;
   if (INLINE.has(name)) return false;
-  if (s.chars < SIDE_BOX_MAX_CHARS && (hasClassWord(SIDE_BOX, match) || (el.hasAttributes() && /\bauthor\b/i.test(el.attributes.itemprop ?? "")))) return true;
+  if (s.chars < SIDE_BOX_MAX_CHARS && (hasClassWord(SIDE_BOX, match) || (!hasNoAttributes(el) && /\bauthor\b/i.test(el.attributes.itemprop ?? "")))) return true;
   if (s.chars === 0 || s.chars >= PROMPT_MAX_CHARS) return false;
   // The first words, gathered once for the tests below (every small block of an article is checked).
   return opensLikeFurniture(name, s.chars, textStart(el, FURNITURE_START_CHARS), () => textEnd(el, CREDIT_TAIL_CHARS));
