@@ -222,14 +222,12 @@ export function countText(text: string): void {
   textSentences = sentences;
 }
 
-/** The `kept` of a walk that keeps every child: one function for every element (a new one per element was garbage). */
-export const keepAll = (_child: LightElement): boolean => true;
-
 /**
  * Gathers `el`'s figures from its text and its kept children's figures (measured before it in
- * this walk of `t`) into `t`, and returns its number there.
+ * this walk of `t`) into `t`, and returns its number there. Without `kept`, every child is kept
+ * (the first walk's, with no call per child).
  */
-export function measure(el: LightElement, t: FiguresTable, kept: (child: LightElement) => boolean): number {
+export function measure(el: LightElement, t: FiguresTable, kept?: (child: LightElement) => boolean): number {
   let chars = 0;
   let linkChars = 0;
   let inlineChars = 0;
@@ -253,7 +251,7 @@ export function measure(el: LightElement, t: FiguresTable, kept: (child: LightEl
       sentences += textSentences;
       continue;
     }
-    if (!kept(n)) continue;
+    if (kept !== undefined && !kept(n)) continue;
     const j = n.walkIndex;
     if (!t.holds(j)) continue;
     const name = n.nodeName;

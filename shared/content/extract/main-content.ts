@@ -3,7 +3,7 @@ import { LightElement, type LightNode, PRUNED_TAGS } from "../light-dom";
 import type { Attempt, ExtractReason } from "./attempt";
 import { classAndId, classWeight, COMMENTS, isHidden, isUnlikely } from "./class-signals";
 import { cleanSubtree, isCommentHead } from "./cleaning";
-import { emptyStats, FiguresTable, INLINE, keepAll, measure } from "./figures";
+import { emptyStats, FiguresTable, INLINE, measure } from "./figures";
 import { isFurnitureBlock, textStart } from "./furniture";
 import { settleTable } from "./packed-tables";
 import { hasClassWord } from "./patterns";
@@ -90,7 +90,7 @@ function extract(body: LightElement, options: ExtractOptions): ExtractResult {
   run.figures = { raw, work: null };
   postOrder(body, settleTable, (el) => {
     raw.number(el);
-    measure(el, raw, keepAll);
+    measure(el, raw);
     if (headings.length < TITLE_HEADINGS && (el.nodeName === "H1" || el.nodeName === "H2" || el.nodeName === "H3")) headings.push(el);
   });
   markFiltered(body, hidden, unlikely, raw);

@@ -1,6 +1,6 @@
 import type { LightElement } from "../light-dom";
 import { isHidden } from "./class-signals";
-import { countText, keepAll, measure, textChars } from "./figures";
+import { countText, measure, textChars } from "./figures";
 import { run } from "./run-state";
 import { postOrder } from "./tree-walk";
 
@@ -49,7 +49,7 @@ export function expandTable(el: LightElement): void {
   postOrder(el, () => false, (part) => {
     if (part === el) return;
     raw.number(part);
-    measure(part, raw, keepAll);
+    measure(part, raw);
   });
   work?.fit(raw.size);
 }

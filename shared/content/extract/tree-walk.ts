@@ -1,3 +1,4 @@
+import type { WorkMeter } from "../conversion-deadline";
 import type { LightElement, LightNode } from "../light-dom";
 import { run } from "./run-state";
 
@@ -14,13 +15,15 @@ import { run } from "./run-state";
  * recursion depth and no stack to grow.
  */
 export function postOrder(root: LightElement, skip: (el: LightElement) => boolean, visit: (el: LightElement) => void): void {
-  let el = deepestFirst(root, skip);
+  // The run's meter is set before its walks and cleared after them: read once per walk, not per element.
+  const meter = run.meter;
+  let el = deepestFirst(root, skip, meter);
   for (;;) {
-    run.meter?.tick();
+    meter?.tick();
     visit(el);
     if (el === root) return;
     const next = nextKept(el.nextSibling, skip);
-    el = next === null ? el.parentNode! : deepestFirst(next, skip);
+    el = next === null ? el.parentNode! : deepestFirst(next, skip, meter);
   }
 }
 
@@ -31,9 +34,9 @@ function nextKept(n: LightNode | null, skip: (el: LightElement) => boolean): Lig
 }
 
 /** Where a post-order walk of `el`'s subtree starts: down the first kept children to one without any. */
-function deepestFirst(el: LightElement, skip: (el: LightElement) => boolean): LightElement {
+function deepestFirst(el: LightElement, skip: (el: LightElement) => boolean, meter: WorkMeter | undefined): LightElement {
   for (;;) {
-    run.meter?.tick();
+    meter?.tick();
     const child = nextKept(el.firstChild, skip);
     if (child === null) return el;
     el = child;
