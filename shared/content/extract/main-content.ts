@@ -157,10 +157,13 @@ function markFiltered(body: LightElement, hidden: Set<LightElement>, unlikely: S
     return s !== undefined && s.chars > 0.3 * pageChars && s.sentences >= 5 && el.nodeName !== "UL" && el.nodeName !== "OL" && !hasClassWord(COMMENTS, classAndId(el));
   };
   const visible = lazyVisibleText(body);
-  const stack: [LightElement, boolean][] = [[body, false]];
+  // The elements to look into, and whether each is inside a table or code: two stacks, no pair per element.
+  const stack: LightElement[] = [body];
+  const inProtected: boolean[] = [false];
   while (stack.length > 0) {
     run.meter?.tick();
-    const [el, protectedContext] = stack.pop()!;
+    const el = stack.pop()!;
+    const protectedContext = inProtected.pop()!;
     for (let n = el.firstChild; n !== null; n = n.nextSibling) {
       if (n.nodeType !== 1) continue;
       if (isHidden(n) || RUBY_ANNOTATIONS.has(n.nodeName) || (n.nodeName === "NOSCRIPT" && !isNoscriptArticle(n, raw, visible))) {
@@ -172,7 +175,8 @@ function markFiltered(body: LightElement, hidden: Set<LightElement>, unlikely: S
         continue;
       }
       const name = n.nodeName;
-      stack.push([n, protectedContext || name === "TABLE" || name === "CODE" || name === "PRE"]);
+      stack.push(n);
+      inProtected.push(protectedContext || name === "TABLE" || name === "CODE" || name === "PRE");
     }
   }
 }
