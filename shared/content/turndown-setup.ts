@@ -234,6 +234,7 @@ function buildService(context: ConversionContext, overrides: TurndownService.Opt
     context.meter?.tick();
     return mayNeedEscape(text) ? escapeMarkdown(text) : text;
   };
+  fastHeadings(service);
   service.use(gfm);
   const before = new Set(rulesOf(service).array);
   const tables = useLinearTables(service);
@@ -301,6 +302,32 @@ function buildService(context: ConversionContext, overrides: TurndownService.Opt
   });
   indexRulesByTag(service, context, tables, tableRules);
   return service;
+}
+
+/** An ATX heading's marker and the space after it, by level (index 1 to 6). */
+const ATX_MARKERS: readonly string[] = ["", "# ", "## ", "### ", "#### ", "##### ", "###### "];
+
+/**
+ * turndown's heading rule writes an ATX heading's marker with its `repeat`, `Array(n + 1).join("#")`:
+ * a new array and a new string for every heading (a page of headings made a fifth of its garbage
+ * there). This service's copy of the rule takes the marker from {@link ATX_MARKERS} and otherwise
+ * calls turndown's own (setext headings): the same string, `"\n\n" + marker + content + "\n\n"`
+ * where turndown's is `"\n\n" + repeat("#", level) + " " + content + "\n\n"`. The copy takes the
+ * rule's place in this service's list only: turndown's shared rule object is not changed.
+ */
+function fastHeadings(service: TurndownService): void {
+  const array = rulesOf(service).array;
+  const at = array.findIndex((rule) => Array.isArray(rule.filter) && rule.filter.length === 6 && rule.filter.every((tag, i) => tag === `h${i + 1}`));
+  if (at === -1) return;
+  const turndownRule = array[at]!;
+  array[at] = {
+    filter: turndownRule.filter,
+    replacement: (content, node, options) => {
+      const level = asRuleNode(node).nodeName.charCodeAt(1) - 48;
+      if (options.headingStyle === "setext" && level < 3) return turndownRule.replacement(content, node, options);
+      return "\n\n" + ATX_MARKERS[level]! + content + "\n\n";
+    },
+  };
 }
 
 type Filter = string | string[] | ((node: unknown, options: unknown) => boolean);

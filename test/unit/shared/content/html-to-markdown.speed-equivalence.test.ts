@@ -61,6 +61,19 @@ describe("speed-only fast paths", () => {
     expect(out).toContain("[l](https://example.com/x)");
   });
 
+  it("the heading rule's marker table gives turndown's headings, ATX and setext, and leaves turndown's own rule as it was", () => {
+    const html = "<h1>one</h1><h2>two <em>2</em></h2><h3>three</h3><h4>four</h4><h5>five</h5><h6>six</h6><h2></h2>";
+    for (const headingStyle of ["atx", "setext"] as const) {
+      const ours = createTurndownService(null, { headingStyle });
+      expect(turndownSingleUse(ours, parseLightDocument(html).body)).toBe(new TurndownService({ headingStyle }).turndown(html));
+    }
+    expect(turndownSingleUse(createTurndownService(null), parseLightDocument("<h3>x</h3>").body)).toBe("### x");
+    // The service's rule is a copy: turndown's own services keep turndown's rule object.
+    const turndownHeading = (service: TurndownService) => (service as unknown as { rules: { array: { filter: unknown }[] } }).rules.array.find((r) => Array.isArray(r.filter) && r.filter[0] === "h1");
+    expect(turndownHeading(new TurndownService())).toBe(turndownHeading(new TurndownService()));
+    expect(turndownHeading(createTurndownService(null))).not.toBe(turndownHeading(new TurndownService()));
+  });
+
   it("webgate's whitespace collapsing gives what turndown's gives, on random whitespace-heavy trees", () => {
     const space = fc.constantFrom(" ", "  ", "\n", "\t", " \n ", "\r\n", "\u00a0", "");
     const word = fc.constantFrom("a", "bc", "1.", "-", "*x*", "&amp;", "é");
