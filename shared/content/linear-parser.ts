@@ -74,7 +74,6 @@ interface ParserInternals {
   startIndex: number;
   endIndex: number;
   attribs: Record<string, string> | null;
-  tagname: string;
   attribname: string;
   attribvalue: string;
   buffers: string[];
@@ -638,31 +637,12 @@ Object.defineProperties(LinearParser.prototype, {
       return base.readTagName.call(this, start, endIndex);
     },
   },
-  /**
-   * htmlparser2 starts every tag's attributes as a new `{}` (when the handler has `onopentag`):
-   * start them as {@link NO_ATTRIBUTES}. The handler's `onopentag` is hidden from htmlparser2's
-   * emitOpenTag while it runs, so that the `{}` is not made at all: 56 bytes per tag that the
-   * young generation's collections otherwise sweep up (a page of bare tags is mostly tags).
-   * emitOpenTag calls no handler but `onopentagname` and `onclosetag` (for the elements a tag
-   * closes), and returns early without attributes only for a `<form>` inside a form, whose
-   * `tagname` it clears.
-   */
+  /** htmlparser2 starts every tag's attributes as a new `{}`: start them as {@link NO_ATTRIBUTES}. */
   emitOpenTag: {
     value: function emitOpenTag(this: LinearParser, name: string): void {
+      base.emitOpenTag.call(this, name);
       const self = this as unknown as ParserInternals;
-      const cbs = self.cbs;
-      const onopentag = cbs.onopentag;
-      if (onopentag === undefined) {
-        base.emitOpenTag.call(this, name);
-        return;
-      }
-      cbs.onopentag = undefined;
-      try {
-        base.emitOpenTag.call(this, name);
-      } finally {
-        cbs.onopentag = onopentag;
-      }
-      if (self.tagname !== "") self.attribs = NO_ATTRIBUTES;
+      if (self.attribs !== null) self.attribs = NO_ATTRIBUTES;
     },
   },
 });

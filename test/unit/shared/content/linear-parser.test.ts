@@ -90,24 +90,6 @@ describe("LinearParser", () => {
     expect(Object.keys(NO_ATTRIBUTES)).toEqual([]);
   });
 
-  it("makes no attribute object for a tag, and leaves the handler's onopentag as it was, with or without one", () => {
-    const html = CASES.join("");
-    const withoutOpenTag = (ParserClass: typeof Parser): string[] => {
-      const out: string[] = [];
-      new ParserClass({ onopentagname: (name) => out.push(`<${name}`), onclosetag: (name, implied) => out.push(`</${name} ${implied}`) }, { decodeEntities: true }).end(html);
-      return out;
-    };
-    expect(withoutOpenTag(LinearParser)).toEqual(withoutOpenTag(Parser));
-    const onopentag = (): void => undefined;
-    const handler: Partial<Handler> = { onopentag };
-    const parser = new LinearParser(handler, { decodeEntities: true });
-    parser.write("<p><form><form a=1><b x");
-    expect(handler.onopentag).toBe(onopentag);
-    // Between a tag's name and its first attribute's end, the attributes are the shared empty object, not a new `{}`.
-    expect((parser as unknown as { attribs: unknown }).attribs).toBe(NO_ATTRIBUTES);
-    parser.end();
-  });
-
   it("reports exactly htmlparser2's events, at the same positions, on random markup, whole and in pieces", () => {
     fc.assert(
       fc.property(markup, fc.constantFrom(undefined, 1, 3, 16), fc.boolean(), (html, chunk, decodeEntities) => {
