@@ -234,6 +234,8 @@ function buildService(context: ConversionContext, overrides: TurndownService.Opt
     context.meter?.tick();
     return mayNeedEscape(text) ? escapeMarkdown(text) : text;
   };
+  fastHeadings(service);
+  fastInlineCode(service);
   service.use(gfm);
   const before = new Set(rulesOf(service).array);
   const tables = useLinearTables(service);
@@ -301,6 +303,64 @@ function buildService(context: ConversionContext, overrides: TurndownService.Opt
   });
   indexRulesByTag(service, context, tables, tableRules);
   return service;
+}
+
+/** turndown's own rule of that name (its `options.rules`, the CommonMark rules it starts a service with), if any. */
+function turndownRuleOf(service: TurndownService, name: string): Rule | undefined {
+  return (service.options as { rules?: Record<string, Rule> }).rules?.[name];
+}
+
+/** An ATX heading's marker and the space after it, by level (index 1 to 6). */
+const ATX_MARKERS: readonly string[] = ["", "# ", "## ", "### ", "#### ", "##### ", "###### "];
+
+/**
+ * turndown's heading rule writes an ATX heading's marker with its `repeat`, `Array(n + 1).join("#")`:
+ * a new array and a new string for every heading (a page of headings made a fifth of its garbage
+ * there). This service's copy of the rule takes the marker from {@link ATX_MARKERS} and otherwise
+ * calls turndown's own (setext headings): the same string, `"\n\n" + marker + content + "\n\n"`
+ * where turndown's is `"\n\n" + repeat("#", level) + " " + content + "\n\n"`. The copy takes the
+ * rule's place in this service's list only: turndown's shared rule object is not changed.
+ */
+function fastHeadings(service: TurndownService): void {
+  const array = rulesOf(service).array;
+  const at = array.findIndex((rule) => rule === turndownRuleOf(service, "heading"));
+  if (at === -1) return;
+  const turndownRule = array[at]!;
+  array[at] = {
+    filter: turndownRule.filter,
+    replacement: (content, node, options) => {
+      const level = asRuleNode(node).nodeName.charCodeAt(1) - 48;
+      if (options.headingStyle === "setext" && level < 3) return turndownRule.replacement(content, node, options);
+      return "\n\n" + ATX_MARKERS[level]! + content + "\n\n";
+    },
+  };
+}
+
+/** What turndown's inline-code rule changes or looks at in its content: a backtick, a line break, a leading space. */
+const CODE_NEEDS_TURNDOWN = /[`\r\n]/;
+
+/**
+ * turndown's inline-code rule runs three regexes over every `<code>`'s content and makes an array
+ * for the backtick runs it looks for (`content.match(/`+/gm) || []`): about 240 bytes of garbage
+ * per element on a page of `<code>` elements. For content without a backtick, CR or LF that does
+ * not start with a space, every one of them finds nothing: no line break to replace, no extra
+ * space (`^\``, `\`$` and `^ .*?[^ ].* $` all need a backtick or a leading space), one backtick
+ * as the delimiter, so the rule returns `` "`" + content + "`" ``. This service's copy of the rule
+ * returns that for such content and calls turndown's own for any other (and for empty content,
+ * which turndown's returns as ""). turndown's shared rule object is not changed.
+ */
+function fastInlineCode(service: TurndownService): void {
+  const array = rulesOf(service).array;
+  const at = array.findIndex((rule) => rule === turndownRuleOf(service, "code"));
+  if (at === -1) return;
+  const turndownRule = array[at]!;
+  array[at] = {
+    filter: turndownRule.filter,
+    replacement: (content, node, options) => {
+      if (content === "" || content.charCodeAt(0) === 32 || CODE_NEEDS_TURNDOWN.test(content)) return turndownRule.replacement(content, node, options);
+      return "`" + content + "`";
+    },
+  };
 }
 
 type Filter = string | string[] | ((node: unknown, options: unknown) => boolean);

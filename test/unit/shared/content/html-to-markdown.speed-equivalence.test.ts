@@ -61,6 +61,37 @@ describe("speed-only fast paths", () => {
     expect(out).toContain("[l](https://example.com/x)");
   });
 
+  it("the heading rule's marker table gives turndown's headings, ATX and setext, and leaves turndown's own rule as it was", () => {
+    const html = "<h1>one</h1><h2>two <em>2</em></h2><h3>three</h3><h4>four</h4><h5>five</h5><h6>six</h6><h2></h2>";
+    for (const headingStyle of ["atx", "setext"] as const) {
+      const ours = createTurndownService(null, { headingStyle });
+      expect(turndownSingleUse(ours, parseLightDocument(html).body)).toBe(new TurndownService({ headingStyle }).turndown(html));
+    }
+    expect(turndownSingleUse(createTurndownService(null), parseLightDocument("<h3>x</h3>").body)).toBe("### x");
+    // The service's rule is a copy: turndown's own services keep turndown's rule object.
+    const turndownHeading = (service: TurndownService) => (service as unknown as { rules: { array: { filter: unknown }[] } }).rules.array.find((r) => Array.isArray(r.filter) && r.filter[0] === "h1");
+    expect(turndownHeading(new TurndownService())).toBe(turndownHeading(new TurndownService()));
+    expect(turndownHeading(createTurndownService(null))).not.toBe(turndownHeading(new TurndownService()));
+  });
+
+  it("the inline-code rule's shortcut gives turndown's inline code, backticks, line breaks and edge spaces included", () => {
+    const rulesOf = (service: TurndownService) => (service as unknown as { rules: { array: { filter: unknown; replacement(c: string, n: unknown, o: unknown): string }[] } }).rules.array;
+    const theirs = new TurndownService();
+    const turndownCode = (theirs.options as unknown as { rules: { code: unknown } }).rules.code;
+    const ours = createTurndownService(null);
+    const ourCode = rulesOf(ours).find((r) => r.filter === (turndownCode as { filter: unknown }).filter)!;
+    expect(ourCode).not.toBe(turndownCode);
+    const content = fc.string({ unit: fc.constantFrom("a", " ", "`", "``", "\n", "\r", "\u2028", "x y"), maxLength: 8 });
+    fc.assert(
+      fc.property(content, (text) => {
+        expect(ourCode.replacement(text, null, ours.options)).toBe((turndownCode as typeof ourCode).replacement(text, null, theirs.options));
+      }),
+      { numRuns: 3000 },
+    );
+    const html = "<p><code>x</code> <code>a`b</code> <code> a </code> <code>l1\nl2</code> <code></code></p><pre><code>block</code></pre>";
+    expect(turndownSingleUse(ours, parseLightDocument(html).body)).toBe(new TurndownService({ codeBlockStyle: "fenced", fence: "```" }).turndown(html));
+  });
+
   it("webgate's whitespace collapsing gives what turndown's gives, on random whitespace-heavy trees", () => {
     const space = fc.constantFrom(" ", "  ", "\n", "\t", " \n ", "\r\n", "\u00a0", "");
     const word = fc.constantFrom("a", "bc", "1.", "-", "*x*", "&amp;", "é");
