@@ -664,3 +664,18 @@ describe("an author box that its label opens, whatever its class says", () => {
     expect(profile).toContain("coaches founders");
   });
 });
+
+describe("a metadata line of several fields, or a date with its full stop", () => {
+  it("drops 'News date : … Category : …', a date and a category on one line, 'Veröffentlichung: …' and 'Aktualisiert am 17.01.2021.'; keeps sentences that start with a date", () => {
+    const html = page(
+      "Harbour",
+      `<article><h1>Harbour</h1><div class="box-a">24.01.2022 11:38<br>Kategorie: <a href="/news">News</a></div><p>Veröffentlichung: <time>2. Februar 2022</time></p>
+       ${paragraphs("harbour", 3)}<p>12.03.2020: the harbour opened its new quay, and the first ships came in the same night.</p>
+       <p>News date : 04/21/2022 &nbsp;&nbsp;Category : <a href="/cat/press">Press Releases</a></p><p><b>Aktualisiert am </b>17.01.2021.</p></article>`,
+    );
+    const out = text(html);
+    expect(out).toContain("The harbour report, paragraph 2");
+    expect(out).toContain("12.03.2020: the harbour opened its new quay");
+    for (const noise of ["11:38", "Kategorie", "Veröffentlichung", "News date", "Press Releases", "Aktualisiert"]) expect(out).not.toContain(noise);
+  });
+});
