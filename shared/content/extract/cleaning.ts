@@ -504,12 +504,26 @@ function shouldRemove(el: LightElement, s: Figures, contentScore: number): boole
   if (s.images > 1 && s.paragraphs / s.images < 0.5 && s.chars < 200) return true;
   if (!isList && s.listItems - 100 > s.paragraphs) return true;
   if (s.inputs > Math.floor(s.paragraphs / 3)) return true;
-  if (!isList && s.headingChars / s.chars < 0.9 && s.chars < 25 && (s.images === 0 || s.images > 2) && name !== "P" && name !== "TD" && name !== "SPAN") return true;
+  if (!isList && s.headingChars / s.chars < 0.9 && s.chars < 25 && (s.images === 0 || s.images > 2) && name !== "P" && name !== "TD" && name !== "SPAN" && !(s.hasCode && wrapsCodeBlock(el))) return true;
   if (name === "P" || name === "SPAN" || name === "TD") return density > 0.8 && s.sentences === 0 && s.chars < 300;
   if (!isList && weight < 25 && density > 0.2 && s.sentences < 3) return true;
   if (isList && density > 0.5 && s.sentences < 2) return true;
   if (weight >= 25 && density > 0.5) return true;
   if ((s.embeds === 1 && s.chars < 75) || s.embeds > 1) return s.chars < 75;
+  return false;
+}
+
+/** At most this many children of a short block are looked at for the code block it wraps. */
+const CODE_WRAPPER_CHILDREN = 8;
+
+/**
+ * Whether a block holds a code block (`<pre>`) among its first children: the wrapper a site's
+ * highlighter or copy button puts around a one-line command ("pip install example", "npm test"),
+ * which is as short as a widget's leftover text but is the article's code.
+ */
+function wrapsCodeBlock(el: LightElement): boolean {
+  let n = 0;
+  for (let c = el.firstChild; c !== null && n < CODE_WRAPPER_CHILDREN; c = c.nextSibling, n++) if (c.nodeType === 1 && c.nodeName === "PRE") return true;
   return false;
 }
 

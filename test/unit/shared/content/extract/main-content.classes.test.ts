@@ -679,3 +679,20 @@ describe("a metadata line of several fields, or a date with its full stop", () =
     for (const noise of ["11:38", "Kategorie", "Veröffentlichung", "News date", "Press Releases", "Aktualisiert"]) expect(out).not.toContain(noise);
   });
 });
+
+describe("a one-line command in the wrapper div of a code block", () => {
+  it("keeps 'pip install example' in its copy-button wrapper; still drops a widget's short leftover line", () => {
+    const html = page(
+      "Example client",
+      `<article><h1>Example client</h1>${paragraphs("install", 2)}<p>You can install it through pip:</p>
+       <div class="snippet-copy position-relative"><pre><code>pip install example</code></pre></div>
+       <p>Or add it to your dependencies with poetry like this, in the folder of your project:</p><div class="snippet-copy"><pre><code>poetry add example</code></pre></div>
+       ${paragraphs("usage", 2)}<div class="w-x"><span>Gefällt 3x</span></div></article>`,
+    );
+    const out = text(html);
+    expect(out).toContain("pip install example");
+    expect(out).toContain("poetry add example");
+    expect(out).toContain("The usage report, paragraph 1");
+    expect(out).not.toContain("Gefällt 3x");
+  });
+});
