@@ -3,7 +3,7 @@ import { classWeight } from "./class-signals";
 import { emptyStats, type Figures, type FiguresTable, FiguresView, HEADINGS, INLINE, measure } from "./figures";
 import { BYLINE_MAX_CHARS, CONDITIONAL, FURNITURE_START_CHARS, isFurnitureBlock, META_MAX_CHARS, sentenceGoesOn, SIDE_BOX_MAX_CHARS, standsAlone, TABLE_PARTS, textStart } from "./furniture";
 import { expandTable } from "./packed-tables";
-import { AUTHOR_BOX_LABEL, BACK_LINK, BYLINE_LINE, COMMENT_HEADING, CONTACT_HEADING, LINK_LIST_HEADING, MEDIA_LINK_LABEL, READER_ADDRESS, READER_PROMPT } from "./patterns";
+import { AUTHOR_BOX_LABEL, BACK_LINK, BYLINE_LINE, COMMENT_HEADING, CONTACT_HEADING, LINK_LIST_HEADING, MEDIA_LINK_LABEL, READER_ADDRESS, READER_PROMPT, WRITTEN_ADDRESS } from "./patterns";
 import { run } from "./run-state";
 import { judgeTable } from "./table-judge";
 import { firstElement, lastKept, postOrder, previousElement, previousKept } from "./tree-walk";
@@ -505,13 +505,16 @@ function shouldRemove(el: LightElement, s: Figures, contentScore: number): boole
   if (!isList && s.listItems - 100 > s.paragraphs) return true;
   if (s.inputs > Math.floor(s.paragraphs / 3)) return true;
   if (!isList && s.headingChars / s.chars < 0.9 && s.chars < 25 && (s.images === 0 || s.images > 2) && name !== "P" && name !== "TD" && name !== "SPAN" && !(s.hasCode && wrapsCodeBlock(el))) return true;
-  if (name === "P" || name === "SPAN" || name === "TD") return density > 0.8 && s.sentences === 0 && s.chars < 300;
+  if (name === "P" || name === "SPAN" || name === "TD") return density > 0.8 && s.sentences === 0 && s.chars < 300 && !(s.chars <= ADDRESS_MAX_CHARS && WRITTEN_ADDRESS.test(textStart(el, ADDRESS_MAX_CHARS)));
   if (!isList && weight < 25 && density > 0.2 && s.sentences < 3) return true;
   if (isList && density > 0.5 && s.sentences < 2) return true;
   if (weight >= 25 && density > 0.5) return true;
   if ((s.embeds === 1 && s.chars < 75) || s.embeds > 1) return s.chars < 75;
   return false;
 }
+
+/** A web or e-mail address written out is a line or so. */
+const ADDRESS_MAX_CHARS = 120;
 
 /** At most this many children of a short block are looked at for the code block it wraps. */
 const CODE_WRAPPER_CHILDREN = 8;

@@ -168,6 +168,13 @@ export const COPYRIGHT_NOTICE = /^(?:©|\(c\)\s|copyright\s*(?:©|\(c\)|\d{4}\b)
  */
 export const BACK_LINK = /^[\s←<«‹‹↩-]*(?:zurück|back|retour|volver|regresar|torna|indietro|powrót|wróć)\b/i;
 
+/**
+ * A link whose text is its own address, written out ("http://www.example.org/petition",
+ * "www.example.org", "editor@example.org"): a source or contact the writer gives in the text,
+ * where a link of other words on a line of its own is another page's teaser.
+ */
+export const WRITTEN_ADDRESS = /^(?:(?:https?:\/\/|www\.)[^\s@]+|[\w.+-]+@[\w-]+(?:\.[\w-]+)+)$/i;
+
 const GLOBAL = new WeakMap<RegExp, RegExp>();
 /**
  * A word in front of a furniture word that negates it ("non-paywall", "without-sidebar") or says the

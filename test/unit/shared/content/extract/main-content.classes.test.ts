@@ -696,3 +696,19 @@ describe("a one-line command in the wrapper div of a code block", () => {
     expect(out).not.toContain("Gefällt 3x");
   });
 });
+
+describe("a link on a line of its own whose text is its address", () => {
+  it("keeps 'http://www.example.org/petition' and 'editor@example.org' written out; still drops a linked headline of another story", () => {
+    const html = page(
+      "Petition",
+      `<article><h1>Petition</h1>${paragraphs("petition", 2)}<p>Sign it here:</p><p><a href="http://www.example.org/petition">http://www.example.org/petition</a></p>
+       ${paragraphs("letter", 2)}<p>Write to the office:</p><p><a href="mailto:editor@example.org">editor@example.org</a></p>
+       <p><a href="/2026/other-story.html">Council votes on the harbour budget again next week</a></p>${paragraphs("end", 1)}</article>`,
+    );
+    const out = text(html);
+    expect(out).toContain("http://www.example.org/petition");
+    expect(out).toContain("editor@example.org");
+    expect(out).toContain("The end report, paragraph 0");
+    expect(out).not.toContain("Council votes on the harbour budget");
+  });
+});
