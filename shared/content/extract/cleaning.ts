@@ -323,6 +323,13 @@ function isDataTable(el: LightElement, s: Figures): boolean {
     }
     return marked || rows >= 10 || cells > 10 || (rows > 1 && s.linkChars < 0.5 * s.chars);
   }
+  const shape = tableShape(el);
+  if (shape.nested) return false;
+  return shape.marked || shape.rows >= 10 || shape.cells > 10 || (shape.rows > 1 && s.linkChars < 0.5 * s.chars);
+}
+
+/** A table's rows and cells, whether a header marks it, and whether it holds another table. One walk of the table. */
+function tableShape(el: LightElement): { rows: number; cells: number; marked: boolean; nested: boolean } {
   let rows = 0;
   let cells = 0;
   let marked = false;
@@ -338,8 +345,28 @@ function isDataTable(el: LightElement, s: Figures): boolean {
     else if (name === "TD" || name === "TH") cells++;
     if (name === "TH" || name === "CAPTION" || name === "THEAD") marked = true;
   });
-  if (nested) return false;
-  return marked || rows >= 10 || cells > 10 || (rows > 1 && s.linkChars < 0.5 * s.chars);
+  return { rows, cells, marked, nested };
+}
+
+/** Each table's answer of {@link inDataTable}, so that its cells do not walk it again (the trees live for one conversion). */
+const DATA_TABLES = new WeakMap<LightElement, boolean>();
+
+/**
+ * Whether a cell sits in a data table by its shape: a header row or cell, or ten rows or more, and
+ * no table inside it (a layout table's cells hold the page's menus, whose links go). The table is
+ * at most three levels up (TD, TR, TBODY); its shape is read once, whatever its number of cells.
+ */
+function inDataTable(td: LightElement): boolean {
+  let table = td.parentNode;
+  for (let level = 0; table !== null && table.nodeName !== "TABLE" && level < 2; level++) table = table.parentNode;
+  if (table === null || table.nodeName !== "TABLE" || table.attributes.role === "presentation") return false;
+  let data = DATA_TABLES.get(table);
+  if (data === undefined) {
+    const shape = tableShape(table);
+    data = !shape.nested && (shape.marked || shape.rows >= 10);
+    DATA_TABLES.set(table, data);
+  }
+  return data;
 }
 
 /**
@@ -505,6 +532,8 @@ function shouldRemove(el: LightElement, s: Figures, contentScore: number): boole
   if (!isList && s.listItems - 100 > s.paragraphs) return true;
   if (s.inputs > Math.floor(s.paragraphs / 3)) return true;
   if (!isList && s.headingChars / s.chars < 0.9 && s.chars < 25 && (s.images === 0 || s.images > 2) && name !== "P" && name !== "TD" && name !== "SPAN" && !(s.hasCode && wrapsCodeBlock(el))) return true;
+  // A linked cell of a data table (a product's name, a download's platform) is the table's data.
+  if (name === "TD" && inDataTable(el)) return false;
   if (name === "P" || name === "SPAN" || name === "TD") return density > 0.8 && s.sentences === 0 && s.chars < 300 && !(s.chars <= ADDRESS_MAX_CHARS && WRITTEN_ADDRESS.test(textStart(el, ADDRESS_MAX_CHARS)));
   if (!isList && weight < 25 && density > 0.2 && s.sentences < 3) return true;
   if (isList && density > 0.5 && s.sentences < 2) return true;

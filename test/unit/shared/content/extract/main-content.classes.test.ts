@@ -712,3 +712,19 @@ describe("a link on a line of its own whose text is its address", () => {
     expect(out).not.toContain("Council votes on the harbour budget");
   });
 });
+
+describe("linked cells of a data table", () => {
+  it("keeps a results table's linked product names under its header row; still drops a layout table's cell of menu links", () => {
+    const row = (name: string, grade: string) => `<tr><td><a href="/test/${name.toLowerCase().replace(/ /g, "-")}">${name}</a></td><td>${grade}</td></tr>`;
+    const html = page(
+      "Child seats",
+      `<article><h1>Child seats</h1>${paragraphs("seat", 2)}<table><tr><th>Model</th><th>Grade</th></tr>${row("Example Koos i-Size", "2.1")}${row("Sample Cosy Two", "2.4")}${row("Demo Fix Plus", "3.0")}</table>
+       ${paragraphs("crash", 2)}<table><tr><td><a href="/a">Start</a> <a href="/b">Tests</a> <a href="/c">Shop</a></td><td>The seats were tested in a crash at 64 km/h, as in the years before, and the results were compared.</td></tr></table></article>`,
+    );
+    const out = text(html);
+    expect(out).toContain("Example Koos i-Size");
+    expect(out).toContain("Demo Fix Plus");
+    expect(out).toContain("The crash report, paragraph 1");
+    expect(out).not.toContain("Shop");
+  });
+});
