@@ -282,7 +282,7 @@ const METADATA_FIELD =
       // author and editor labels, with names or a site's domain
       `${labels(["author", "authors", "autor", "autorin", "autoren", "auteur", "auteurs", "autore", "autori", "autorka", "editor", "edition", "édition", "redaktion", "rédaction", "redakcja", "text", "texte", "texto"])}\\s*[:：]\\s*(?:${NAMES}|(?:www\\.)?[\\w-]+(?:\\.[\\w-]+)+)`,
       // publication and update labels, with a date (or a date alone)
-      `(?:${labels(["date", "datum", "fecha", "news date", "release date", "publication date", "veröffentlichung", "erscheinungsdatum", "published", "posted", "updated", "last updated", "veröffentlicht", "aktualisiert", "zuletzt aktualisiert", "erstellt", "stand", "publié", "mis à jour", "publicado", "actualizado", "pubblicato", "aggiornato", "opublikowano", "aktualizacja"])}(?:\\s+(?:on|am|le|el|il))?\\s*[:：]?\\s*)?${DATE}`,
+      `(?:${labels(["date", "datum", "fecha", "news date", "publication date", "veröffentlichung", "published", "posted", "updated", "last updated", "veröffentlicht", "aktualisiert", "zuletzt aktualisiert", "erstellt", "stand", "publié", "mis à jour", "publicado", "actualizado", "pubblicato", "aggiornato", "opublikowano", "aktualizacja"])}(?:\\s+(?:on|am|le|el|il))?\\s*[:：]?\\s*)?${DATE}`,
       // category labels
       `${labels(["category", "categories", "filed under", "kategorie", "kategorien", "rubrik", "catégorie", "categoría", "categoria", "kategoria"])}\\s*[:：]\\s*[^:]{1,60}`,
       // print and permalink controls

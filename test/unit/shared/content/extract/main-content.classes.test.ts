@@ -670,12 +670,14 @@ describe("a metadata line of several fields, or a date with its full stop", () =
     const html = page(
       "Harbour",
       `<article><h1>Harbour</h1><div class="box-a">24.01.2022 11:38<br>Kategorie: <a href="/news">News</a></div><p>Veröffentlichung: <time>2. Februar 2022</time></p>
-       ${paragraphs("harbour", 3)}<p>12.03.2020: the harbour opened its new quay, and the first ships came in the same night.</p>
+       ${paragraphs("harbour", 3)}<p>12.03.2020: the harbour opened its new quay, and the first ships came in the same night.</p><ul><li>Publisher: Example Press</li><li>Release date: 14.08.2017</li></ul>
        <p>News date : 04/21/2022 &nbsp;&nbsp;Category : <a href="/cat/press">Press Releases</a></p><p><b>Aktualisiert am </b>17.01.2021.</p></article>`,
     );
     const out = text(html);
     expect(out).toContain("The harbour report, paragraph 2");
     expect(out).toContain("12.03.2020: the harbour opened its new quay");
+    // A book's or a product's facts are the review's data, not the page's metadata.
+    expect(out).toContain("Release date: 14.08.2017");
     for (const noise of ["11:38", "Kategorie", "Veröffentlichung", "News date", "Press Releases", "Aktualisiert"]) expect(out).not.toContain(noise);
   });
 });
