@@ -3,7 +3,7 @@ import { classWeight } from "./class-signals";
 import { emptyStats, type Figures, type FiguresTable, FiguresView, HEADINGS, INLINE, measure } from "./figures";
 import { BYLINE_MAX_CHARS, CONDITIONAL, FURNITURE_START_CHARS, isFurnitureBlock, META_MAX_CHARS, sentenceGoesOn, SIDE_BOX_MAX_CHARS, standsAlone, TABLE_PARTS, textStart } from "./furniture";
 import { expandTable } from "./packed-tables";
-import { AUTHOR_BOX_LABEL, BACK_LINK, BYLINE_LINE, COMMENT_HEADING, CONTACT_HEADING, LINK_LIST_HEADING, MEDIA_LINK_LABEL, READER_ADDRESS, READER_PROMPT } from "./patterns";
+import { AUTHOR_BOX_LABEL, BACK_LINK, BYLINE_LINE, COMMENT_HEADING, CONTACT_HEADING, LINK_LIST_HEADING, MEDIA_LINK_LABEL, READER_ADDRESS, READER_PROMPT, WRITTEN_ADDRESS } from "./patterns";
 import { run } from "./run-state";
 import { judgeTable } from "./table-judge";
 import { firstElement, lastKept, postOrder, previousElement, previousKept } from "./tree-walk";
@@ -323,6 +323,13 @@ function isDataTable(el: LightElement, s: Figures): boolean {
     }
     return marked || rows >= 10 || cells > 10 || (rows > 1 && s.linkChars < 0.5 * s.chars);
   }
+  const shape = tableShape(el);
+  if (shape.nested) return false;
+  return shape.marked || shape.rows >= 10 || shape.cells > 10 || (shape.rows > 1 && s.linkChars < 0.5 * s.chars);
+}
+
+/** A table's rows and cells, whether a header marks it, and whether it holds another table. One walk of the table. */
+function tableShape(el: LightElement): { rows: number; cells: number; marked: boolean; nested: boolean } {
   let rows = 0;
   let cells = 0;
   let marked = false;
@@ -338,8 +345,28 @@ function isDataTable(el: LightElement, s: Figures): boolean {
     else if (name === "TD" || name === "TH") cells++;
     if (name === "TH" || name === "CAPTION" || name === "THEAD") marked = true;
   });
-  if (nested) return false;
-  return marked || rows >= 10 || cells > 10 || (rows > 1 && s.linkChars < 0.5 * s.chars);
+  return { rows, cells, marked, nested };
+}
+
+/** Each table's answer of {@link inDataTable}, so that its cells do not walk it again (the trees live for one conversion). */
+const DATA_TABLES = new WeakMap<LightElement, boolean>();
+
+/**
+ * Whether a cell sits in a data table by its shape: a header row or cell, or ten rows or more, and
+ * no table inside it (a layout table's cells hold the page's menus, whose links go). The table is
+ * at most three levels up (TD, TR, TBODY); its shape is read once, whatever its number of cells.
+ */
+function inDataTable(td: LightElement): boolean {
+  let table = td.parentNode;
+  for (let level = 0; table !== null && table.nodeName !== "TABLE" && level < 2; level++) table = table.parentNode;
+  if (table === null || table.nodeName !== "TABLE" || table.attributes.role === "presentation") return false;
+  let data = DATA_TABLES.get(table);
+  if (data === undefined) {
+    const shape = tableShape(table);
+    data = !shape.nested && (shape.marked || shape.rows >= 10);
+    DATA_TABLES.set(table, data);
+  }
+  return data;
 }
 
 /**
@@ -504,12 +531,31 @@ function shouldRemove(el: LightElement, s: Figures, contentScore: number): boole
   if (s.images > 1 && s.paragraphs / s.images < 0.5 && s.chars < 200) return true;
   if (!isList && s.listItems - 100 > s.paragraphs) return true;
   if (s.inputs > Math.floor(s.paragraphs / 3)) return true;
-  if (!isList && s.headingChars / s.chars < 0.9 && s.chars < 25 && (s.images === 0 || s.images > 2) && name !== "P" && name !== "TD" && name !== "SPAN") return true;
-  if (name === "P" || name === "SPAN" || name === "TD") return density > 0.8 && s.sentences === 0 && s.chars < 300;
+  if (!isList && s.headingChars / s.chars < 0.9 && s.chars < 25 && (s.images === 0 || s.images > 2) && name !== "P" && name !== "TD" && name !== "SPAN" && !(s.hasCode && wrapsCodeBlock(el))) return true;
+  // A linked cell of a data table (a product's name, a download's platform) is the table's data.
+  if (name === "TD" && inDataTable(el)) return false;
+  if (name === "P" || name === "SPAN" || name === "TD") return density > 0.8 && s.sentences === 0 && s.chars < 300 && !(s.chars <= ADDRESS_MAX_CHARS && WRITTEN_ADDRESS.test(textStart(el, ADDRESS_MAX_CHARS)));
   if (!isList && weight < 25 && density > 0.2 && s.sentences < 3) return true;
   if (isList && density > 0.5 && s.sentences < 2) return true;
   if (weight >= 25 && density > 0.5) return true;
   if ((s.embeds === 1 && s.chars < 75) || s.embeds > 1) return s.chars < 75;
+  return false;
+}
+
+/** A web or e-mail address written out is a line or so. */
+const ADDRESS_MAX_CHARS = 120;
+
+/** At most this many children of a short block are looked at for the code block it wraps. */
+const CODE_WRAPPER_CHILDREN = 8;
+
+/**
+ * Whether a block holds a code block (`<pre>`) among its first children: the wrapper a site's
+ * highlighter or copy button puts around a one-line command ("pip install example", "npm test"),
+ * which is as short as a widget's leftover text but is the article's code.
+ */
+function wrapsCodeBlock(el: LightElement): boolean {
+  let n = 0;
+  for (let c = el.firstChild; c !== null && n < CODE_WRAPPER_CHILDREN; c = c.nextSibling, n++) if (c.nodeType === 1 && c.nodeName === "PRE") return true;
   return false;
 }
 

@@ -168,6 +168,13 @@ export const COPYRIGHT_NOTICE = /^(?:©|\(c\)\s|copyright\s*(?:©|\(c\)|\d{4}\b)
  */
 export const BACK_LINK = /^[\s←<«‹‹↩-]*(?:zurück|back|retour|volver|regresar|torna|indietro|powrót|wróć)\b/i;
 
+/**
+ * A link whose text is its own address, written out ("http://www.example.org/petition",
+ * "www.example.org", "editor@example.org"): a source or contact the writer gives in the text,
+ * where a link of other words on a line of its own is another page's teaser.
+ */
+export const WRITTEN_ADDRESS = /^(?:(?:https?:\/\/|www\.)[^\s@]+|[\w.+-]+@[\w-]+(?:\.[\w-]+)+)$/i;
+
 const GLOBAL = new WeakMap<RegExp, RegExp>();
 /**
  * A word in front of a furniture word that negates it ("non-paywall", "without-sidebar") or says the
@@ -269,13 +276,13 @@ const labels = (words: readonly string[]) => `(?:${words.flatMap((w) => [`[${w[0
  */
 /** A reading time's duration: "5 min", "3-5 Min.", "6 minutes", "2 Minuten". */
 const DURATION = "\\d+(?:\\s*[-–]\\s*\\d+)?\\s*(?:min(?:ute[ns]?|utes?|utos?|uti)?\\.?|Min(?:uten|\\.)?)";
-export const METADATA_LINE = new RegExp(
-  "^(?:" +
+const METADATA_FIELD =
+  "(?:" +
     [
       // author and editor labels, with names or a site's domain
       `${labels(["author", "authors", "autor", "autorin", "autoren", "auteur", "auteurs", "autore", "autori", "autorka", "editor", "edition", "édition", "redaktion", "rédaction", "redakcja", "text", "texte", "texto"])}\\s*[:：]\\s*(?:${NAMES}|(?:www\\.)?[\\w-]+(?:\\.[\\w-]+)+)`,
       // publication and update labels, with a date (or a date alone)
-      `(?:${labels(["date", "datum", "fecha", "published", "posted", "updated", "last updated", "veröffentlicht", "aktualisiert", "zuletzt aktualisiert", "erstellt", "stand", "publié", "mis à jour", "publicado", "actualizado", "pubblicato", "aggiornato", "opublikowano", "aktualizacja"])}(?:\\s+(?:on|am|le|el|il))?\\s*[:：]?\\s*)?${DATE}`,
+      `(?:${labels(["date", "datum", "fecha", "news date", "publication date", "veröffentlichung", "published", "posted", "updated", "last updated", "veröffentlicht", "aktualisiert", "zuletzt aktualisiert", "erstellt", "stand", "publié", "mis à jour", "publicado", "actualizado", "pubblicato", "aggiornato", "opublikowano", "aktualizacja"])}(?:\\s+(?:on|am|le|el|il))?\\s*[:：]?\\s*)?${DATE}`,
       // category labels
       `${labels(["category", "categories", "filed under", "kategorie", "kategorien", "rubrik", "catégorie", "categoría", "categoria", "kategoria"])}\\s*[:：]\\s*[^:]{1,60}`,
       // print and permalink controls
@@ -287,9 +294,13 @@ export const METADATA_LINE = new RegExp(
       `${labels(["estimated reading time", "reading time", "read time", "lesezeit", "lesedauer", "temps de lecture", "tiempo de lectura", "tempo di lettura", "czas czytania"])}\\s*[:：]?\\s*(?:(?:etwa|ca\\.|about|approx\\.)\\s*)?${DURATION}`,
       `${DURATION}\\s+(?:read|de lecture|de lectura|di lettura|Lesezeit)`,
     ].join("|") +
-    ")\\s*$",
-  "u",
-);
+    ")";
+/**
+ * {@link METADATA_FIELD}s on one line, up to three, side by side or between separators ("News date :
+ * 04/21/2022 Category : Press Releases", "24.01.2022 11:38 Kategorie: News", "Date 23.05.2011 |
+ * Auteur : Ann Example"), a date's closing full stop allowed ("Aktualisiert am 17.01.2021.").
+ */
+export const METADATA_LINE = new RegExp(`^${METADATA_FIELD}(?:\\s*[|·•/]?\\s*${METADATA_FIELD}){0,2}\\.?\\s*$`, "u");
 
 /**
  * The start of a blog platform's filing line under a post: where it was filed and how to link to

@@ -664,3 +664,69 @@ describe("an author box that its label opens, whatever its class says", () => {
     expect(profile).toContain("coaches founders");
   });
 });
+
+describe("a metadata line of several fields, or a date with its full stop", () => {
+  it("drops 'News date : … Category : …', a date and a category on one line, 'Veröffentlichung: …' and 'Aktualisiert am 17.01.2021.'; keeps sentences that start with a date", () => {
+    const html = page(
+      "Harbour",
+      `<article><h1>Harbour</h1><div class="box-a">24.01.2022 11:38<br>Kategorie: <a href="/news">News</a></div><p>Veröffentlichung: <time>2. Februar 2022</time></p>
+       ${paragraphs("harbour", 3)}<p>12.03.2020: the harbour opened its new quay, and the first ships came in the same night.</p><ul><li>Publisher: Example Press</li><li>Release date: 14.08.2017</li></ul>
+       <p>News date : 04/21/2022 &nbsp;&nbsp;Category : <a href="/cat/press">Press Releases</a></p><p><b>Aktualisiert am </b>17.01.2021.</p></article>`,
+    );
+    const out = text(html);
+    expect(out).toContain("The harbour report, paragraph 2");
+    expect(out).toContain("12.03.2020: the harbour opened its new quay");
+    // A book's or a product's facts are the review's data, not the page's metadata.
+    expect(out).toContain("Release date: 14.08.2017");
+    for (const noise of ["11:38", "Kategorie", "Veröffentlichung", "News date", "Press Releases", "Aktualisiert"]) expect(out).not.toContain(noise);
+  });
+});
+
+describe("a one-line command in the wrapper div of a code block", () => {
+  it("keeps 'pip install example' in its copy-button wrapper; still drops a widget's short leftover line", () => {
+    const html = page(
+      "Example client",
+      `<article><h1>Example client</h1>${paragraphs("install", 2)}<p>You can install it through pip:</p>
+       <div class="snippet-copy position-relative"><pre><code>pip install example</code></pre></div>
+       <p>Or add it to your dependencies with poetry like this, in the folder of your project:</p><div class="snippet-copy"><pre><code>poetry add example</code></pre></div>
+       ${paragraphs("usage", 2)}<div class="w-x"><span>Gefällt 3x</span></div></article>`,
+    );
+    const out = text(html);
+    expect(out).toContain("pip install example");
+    expect(out).toContain("poetry add example");
+    expect(out).toContain("The usage report, paragraph 1");
+    expect(out).not.toContain("Gefällt 3x");
+  });
+});
+
+describe("a link on a line of its own whose text is its address", () => {
+  it("keeps 'http://www.example.org/petition' and 'editor@example.org' written out; still drops a linked headline of another story", () => {
+    const html = page(
+      "Petition",
+      `<article><h1>Petition</h1>${paragraphs("petition", 2)}<p>Sign it here:</p><p><a href="http://www.example.org/petition">http://www.example.org/petition</a></p>
+       ${paragraphs("letter", 2)}<p>Write to the office:</p><p><a href="mailto:editor@example.org">editor@example.org</a></p>
+       <p><a href="/2026/other-story.html">Council votes on the harbour budget again next week</a></p>${paragraphs("end", 1)}</article>`,
+    );
+    const out = text(html);
+    expect(out).toContain("http://www.example.org/petition");
+    expect(out).toContain("editor@example.org");
+    expect(out).toContain("The end report, paragraph 0");
+    expect(out).not.toContain("Council votes on the harbour budget");
+  });
+});
+
+describe("linked cells of a data table", () => {
+  it("keeps a results table's linked product names under its header row; still drops a layout table's cell of menu links", () => {
+    const row = (name: string, grade: string) => `<tr><td><a href="/test/${name.toLowerCase().replace(/ /g, "-")}">${name}</a></td><td>${grade}</td></tr>`;
+    const html = page(
+      "Child seats",
+      `<article><h1>Child seats</h1>${paragraphs("seat", 2)}<table><tr><th>Model</th><th>Grade</th></tr>${row("Example Koos i-Size", "2.1")}${row("Sample Cosy Two", "2.4")}${row("Demo Fix Plus", "3.0")}</table>
+       ${paragraphs("crash", 2)}<table><tr><td><a href="/a">Start</a> <a href="/b">Tests</a> <a href="/c">Shop</a></td><td>The seats were tested in a crash at 64 km/h, as in the years before, and the results were compared.</td></tr></table></article>`,
+    );
+    const out = text(html);
+    expect(out).toContain("Example Koos i-Size");
+    expect(out).toContain("Demo Fix Plus");
+    expect(out).toContain("The crash report, paragraph 1");
+    expect(out).not.toContain("Shop");
+  });
+});
