@@ -267,8 +267,12 @@ function tryExtract(
     const linkChars = stats.linkChars[i]!;
     if (linkChars > 0 && linkChars > 0.66 * stats.chars[i]! && commas < 2) return;
     const contentScore = 1 + Math.min(commas, 30) + Math.min(Math.floor(chars / 100), 3);
+    // A <div> whose own text sits between block children (paragraphs written with <br> around a
+    // floated box or a table) holds that text as paragraphs: Readability wraps such runs in <p>
+    // inside the <div>, so the <div> itself is their parent and takes their full score.
+    const mixed = !whole && el.nodeName === "DIV" && stats.chars[i]! > stats.inlineChars[i]!;
     let level = 0;
-    for (let a = el.parentNode; a !== null && level < 5; a = a.parentNode, level++) {
+    for (let a = mixed ? el : el.parentNode; a !== null && level < 5; a = a.parentNode, level++) {
       const divider = level === 0 ? 1 : level === 1 ? 2 : level * 3;
       scores.set(a, initScore(a) + contentScore / divider);
       if (a === body) break;

@@ -730,3 +730,26 @@ describe("linked cells of a data table", () => {
     expect(out).not.toContain("Shop");
   });
 });
+
+describe("paragraphs written with <br> in a div beside a floated box or a table", () => {
+  it("keeps a shop's region text, lines of the div's own, over a one-paragraph shipping box; the product cards still go", () => {
+    const card = (n: number) => `<div class="card"><a href="/wine/${n}"><img src="/w${n}.jpg"> Bodega Example ${n} Tempranillo Reserva ${2010 + n}</a><p>0.75 l, ${n + 9},90 EUR</p></div>`;
+    const html = page(
+      "Rioja, Spain | Wine shop",
+      `<div class="col"><h1>Rioja, Spain</h1>
+       <div class="description"><div class="box" style="float:right"><a href="/map"><img src="/map.png" alt="Map"></a><small>Map: A. Example (own work), licensed CC-BY-SA</small></div>
+       The Rioja region lies in the north of Spain, on the middle course of the Ebro, and measures about 120 by 40 km.<br>
+       It is divided into three parts, Rioja Alta, Rioja Alavesa and Rioja Oriental, which differ in climate, soil and height.<br>
+       The rules of the region allow four red and three white grapes, of which Tempranillo and Garnacha are the best known.<br>
+       For the quality levels of the wines the rules say, in months, how long each must age:<br>
+       <table class="table"><tr><th></th><th>Crianza</th><th>Reserva</th></tr><tr><th>Ageing of red wine</th><td>24 months</td><td>36 months</td></tr></table></div>
+       <h2>Wines from this region</h2>${[1, 2, 3, 4, 5, 6, 7, 8].map(card).join("")}</div>
+       <div id="shipping"><h3>Shipping and delivery</h3><p>We deliver by parcel service, free of charge within the country from an order of 60 euros, below that we charge 8 euros, and we may deliver in parts, at no extra cost to you, each part handled, paid and sent as an order of its own, with tracking, by e-mail.</p></div>`,
+    );
+    const out = text(html);
+    expect(out).toContain("The rules of the region allow four red and three white grapes");
+    expect(out).toContain("Ageing of red wine");
+    expect(out).not.toContain("We deliver by parcel service");
+    expect(out).not.toContain("Bodega Example 3");
+  });
+});
