@@ -526,6 +526,29 @@ export class LightElement extends LightBase {
     this.parentNode?.removeChild(this);
   }
 
+  /**
+   * Moves all of this element's child nodes to the end of `target`'s, in order: the tree that
+   * `while (firstChild) target.appendChild(removeChild(firstChild))` leaves, with one splice of
+   * the sibling chain (the children keep their links to each other; only their parent changes).
+   * `target` must be neither this element nor inside it.
+   */
+  moveChildrenTo(target: LightElement): void {
+    const first = this.firstChild;
+    const last = this.lastChild;
+    if (first === null || last === null) return;
+    if (target.lists !== undefined) target.unpack();
+    structureEpoch++;
+    for (let n: LightNode | null = first; n !== null; n = n.nextSibling) n.parentNode = target;
+    first.previousSibling = target.lastChild;
+    if (target.lastChild === null) target.firstChild = first;
+    else target.lastChild.nextSibling = first;
+    target.lastChild = last;
+    this.firstChild = null;
+    this.lastChild = null;
+    this.invalidateText();
+    target.invalidateText();
+  }
+
   /** A real deep copy, as the DOM defines it (html-to-markdown skips it when the tree is single-use). */
   cloneNode(deep = false): LightElement {
     if (deep) this.unpack();

@@ -481,7 +481,7 @@ function materialize(attempt: Attempt, body: LightElement, title: string, raw: F
   }
   for (const node of attempt.nodes) {
     if (node === body) {
-      while (body.firstChild !== null) out.appendChild(body.removeChild(body.firstChild));
+      body.moveChildrenTo(out);
     } else {
       node.parentNode?.removeChild(node);
       out.appendChild(node);
