@@ -911,6 +911,11 @@ export interface LightDocument {
    * at most {@link MAX_STRUCTURED_DATA_CHARS} characters in all. Empty otherwise.
    */
   structuredData: string[];
+  /**
+   * How many elements the parse built into the tree (the parts of packed tables not counted): a
+   * size hint for whatever keeps a figure per element (the main-content extractor's tables).
+   */
+  elements: number;
 }
 
 /** An attribute of a tag as the parser reports it with `attributeLists` (a list, or an object). */
@@ -987,6 +992,7 @@ export function parseLightDocument(html: string, options: { pruned?: ReadonlySet
   let jsonLd: string | null = null;
   const meter = options.meter;
   const flattenedInto: LightElement[] = [];
+  let elements = 0;
   const body = new LightElement("body", {});
   // One entry per open tag; null marks a tag that added no element (pruned, flattened, html/body),
   // false a part of the packed table.
@@ -1129,6 +1135,7 @@ export function parseLightDocument(html: string, options: { pruned?: ReadonlySet
           return;
         }
         const el = new LightElement(name, attribs);
+        elements++;
         if (name === "form") forms.push(el);
         current.appendChild(el);
         current = el;
@@ -1222,5 +1229,5 @@ export function parseLightDocument(html: string, options: { pruned?: ReadonlySet
   parser.end(html);
   if (packing !== null) finishPacking();
   for (const form of forms) if (form.parentNode !== null && isControlForm(form.textContent)) form.remove();
-  return { body, flattenedInto, title: title ?? "", baseHref, structuredData };
+  return { body, flattenedInto, title: title ?? "", baseHref, structuredData, elements };
 }
