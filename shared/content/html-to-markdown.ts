@@ -120,7 +120,7 @@ function convertMainContent(html: string, baseUrl: string, format: OutputFormat,
   const doc = parseLightDocument(html, { pruned: MAIN_CONTENT_PRUNED, meter, structuredData: true, packTables: format === "markdown" });
   const title = cleanTitle(doc.title);
   meter.check();
-  const extracted = extractMainContent(doc.body, { title, meter });
+  const extracted = extractMainContent(doc.body, { title, meter, elements: doc.elements });
   meter.check();
   // A page whose HTML lacks the article it publishes as JSON-LD (structured-body.ts).
   const element = preferStructuredBody(extracted.element, doc.structuredData, title, meter);

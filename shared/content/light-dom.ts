@@ -526,6 +526,29 @@ export class LightElement extends LightBase {
     this.parentNode?.removeChild(this);
   }
 
+  /**
+   * Moves all of this element's child nodes to the end of `target`'s, in order: the tree that
+   * `while (firstChild) target.appendChild(removeChild(firstChild))` leaves, with one splice of
+   * the sibling chain (the children keep their links to each other; only their parent changes).
+   * `target` must be neither this element nor inside it.
+   */
+  moveChildrenTo(target: LightElement): void {
+    const first = this.firstChild;
+    const last = this.lastChild;
+    if (first === null || last === null) return;
+    if (target.lists !== undefined) target.unpack();
+    structureEpoch++;
+    for (let n: LightNode | null = first; n !== null; n = n.nextSibling) n.parentNode = target;
+    first.previousSibling = target.lastChild;
+    if (target.lastChild === null) target.firstChild = first;
+    else target.lastChild.nextSibling = first;
+    target.lastChild = last;
+    this.firstChild = null;
+    this.lastChild = null;
+    this.invalidateText();
+    target.invalidateText();
+  }
+
   /** A real deep copy, as the DOM defines it (html-to-markdown skips it when the tree is single-use). */
   cloneNode(deep = false): LightElement {
     if (deep) this.unpack();
@@ -888,6 +911,11 @@ export interface LightDocument {
    * at most {@link MAX_STRUCTURED_DATA_CHARS} characters in all. Empty otherwise.
    */
   structuredData: string[];
+  /**
+   * How many elements the parse built into the tree (the parts of packed tables not counted): a
+   * size hint for whatever keeps a figure per element (the main-content extractor's tables).
+   */
+  elements: number;
 }
 
 /** An attribute of a tag as the parser reports it with `attributeLists` (a list, or an object). */
@@ -964,6 +992,7 @@ export function parseLightDocument(html: string, options: { pruned?: ReadonlySet
   let jsonLd: string | null = null;
   const meter = options.meter;
   const flattenedInto: LightElement[] = [];
+  let elements = 0;
   const body = new LightElement("body", {});
   // One entry per open tag; null marks a tag that added no element (pruned, flattened, html/body),
   // false a part of the packed table.
@@ -1106,6 +1135,7 @@ export function parseLightDocument(html: string, options: { pruned?: ReadonlySet
           return;
         }
         const el = new LightElement(name, attribs);
+        elements++;
         if (name === "form") forms.push(el);
         current.appendChild(el);
         current = el;
@@ -1199,5 +1229,5 @@ export function parseLightDocument(html: string, options: { pruned?: ReadonlySet
   parser.end(html);
   if (packing !== null) finishPacking();
   for (const form of forms) if (form.parentNode !== null && isControlForm(form.textContent)) form.remove();
-  return { body, flattenedInto, title: title ?? "", baseHref, structuredData };
+  return { body, flattenedInto, title: title ?? "", baseHref, structuredData, elements };
 }

@@ -108,6 +108,29 @@ export const FURNITURE_START_CHARS = 160;
  * being built: see {@link partsStayInCleaning}).
  */
 export function opensLikeFurniture(name: string, chars: number, start: string, tail: () => { text: string; whole: boolean }): boolean {
+  const inTable = TABLE_PARTS.has(name);
+  if (start === lastLine.start && chars === lastLine.chars && inTable === lastLine.inTable) return lastLine.answer;
+  // Whether `start` is all of the block's text, asked only of a block short enough for the tail's test.
+  const whole = chars < CAPTION_MAX_CHARS && nonSpaceLength(start) === chars;
+  const answer = furnitureLine(inTable, chars, start, whole, tail);
+  // Remembered when nothing but these three decided it: the tail is read only for a short block
+  // whose start is not all of its text.
+  lastLine.start = whole || chars >= CAPTION_MAX_CHARS ? start : null;
+  lastLine.chars = chars;
+  lastLine.inTable = inTable;
+  lastLine.answer = answer;
+  return answer;
+}
+
+/**
+ * {@link opensLikeFurniture}'s last answer that its start, its size and its being a table's
+ * part decided alone: a run of alike blocks ("Reply", "Share", the items of a generated list, a
+ * flood of one tag) is judged once instead of by nine patterns per block. The patterns hold no
+ * state (no `g` or `y` flag), so the answer for the same three is the same.
+ */
+const lastLine: { start: string | null; chars: number; inTable: boolean; answer: boolean } = { start: null, chars: -1, inTable: false, answer: false };
+
+function furnitureLine(inTable: boolean, chars: number, start: string, whole: boolean, tail: () => { text: string; whole: boolean }): boolean {
   // A short caption, photo credit, source or copyright line, whatever its markup (class 4's policy).
   if (chars < 150 && (CREDIT_LINE.test(start) || CREDIT_BY_LINE.test(start))) return true;
   // A copyright notice ("© 2022, Example News. This article is the copyrighted property of …")
@@ -117,13 +140,13 @@ export function opensLikeFurniture(name: string, chars: number, start: string, t
   if (chars < BYLINE_MAX_CHARS && BYLINE_LINE.test(start)) return true;
   // A metadata line ("Auteur : Ann Example", "Date 23.05.2011", "Kategorie: News", "Imprimer").
   // Not in tables: a date or a name in a cell is the table's data.
-  if (chars < METADATA_LINE_MAX_CHARS && !TABLE_PARTS.has(name) && METADATA_LINE.test(start)) return true;
+  if (chars < METADATA_LINE_MAX_CHARS && !inTable && METADATA_LINE.test(start)) return true;
   // The writer's bio line ("Ann Example is a reporter for …"), in the body's own paragraphs.
   if (AUTHOR_BIO.test(start)) return true;
   // The blog platform's filing line ("This entry was posted in News. Bookmark the permalink.").
   if (FILING_LINE.test(start)) return true;
   // A short caption that ends with its photo's credit ("… | © Agency/Photographer").
-  if (chars < CAPTION_MAX_CHARS && endsWithCredit(chars, start, tail)) return true;
+  if (chars < CAPTION_MAX_CHARS && endsWithCredit(whole, start, tail)) return true;
   // A short line to the reader about the site (subscribe, follow us, paywall notice, ad disclosure).
   return READER_PROMPT.test(start);
 }
@@ -133,11 +156,11 @@ const CAPTION_MAX_CHARS = 250;
 
 /**
  * Whether a short block's text ends with a photo credit ("… | © Agency", "(Foto: Name)").
- * `start` is the block's {@link textStart}: when it holds the whole text (most short blocks),
- * its end is the block's, and the text is not walked again.
+ * `start` is the block's {@link textStart}: when it holds the whole text (`startIsWhole`: most short
+ * blocks), its end is the block's, and the text is not walked again.
  */
-function endsWithCredit(chars: number, start: string, tail: () => { text: string; whole: boolean }): boolean {
-  if (nonSpaceLength(start) === chars) return hasCreditMark(start) && CAPTION_CREDIT_END.test(start);
+function endsWithCredit(startIsWhole: boolean, start: string, tail: () => { text: string; whole: boolean }): boolean {
+  if (startIsWhole) return hasCreditMark(start) && CAPTION_CREDIT_END.test(start);
   const { text, whole } = tail();
   // A tail cut from a longer text does not start where the text starts: no "^" match there.
   return hasCreditMark(text) && CAPTION_CREDIT_END.test(whole ? text : `x${text}`);

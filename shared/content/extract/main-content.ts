@@ -30,6 +30,8 @@ export interface ExtractOptions {
   title: string;
   /** The conversion's deadline checkpoints: one unit per element visited by the extraction's walks. */
   meter?: WorkMeter;
+  /** How many elements the page's tree holds besides the body (LightDocument.elements): the figures' tables start that large. */
+  elements?: number;
 }
 
 export interface ExtractResult {
@@ -84,7 +86,7 @@ export function extractMainContent(body: LightElement, options: ExtractOptions):
 function extract(body: LightElement, options: ExtractOptions): ExtractResult {
   const hidden = new Set<LightElement>();
   const unlikely = new Set<LightElement>();
-  const raw = new FiguresTable(0);
+  const raw = new FiguresTable(options.elements === undefined ? 0 : options.elements + 1);
   // The first headings (h1–h3), gathered by the first walk for the feed rule (articlesTitled).
   const headings: LightElement[] = [];
   run.figures = { raw, work: null };
@@ -485,7 +487,7 @@ function materialize(attempt: Attempt, body: LightElement, title: string, raw: F
   }
   for (const node of attempt.nodes) {
     if (node === body) {
-      while (body.firstChild !== null) out.appendChild(body.removeChild(body.firstChild));
+      body.moveChildrenTo(out);
     } else {
       node.parentNode?.removeChild(node);
       out.appendChild(node);

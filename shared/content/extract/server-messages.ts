@@ -17,40 +17,52 @@ const SERVER_MESSAGE_PARTS = 10;
  * default object … in <b>/var/www/…/classes.php</b> on line <b>407</b><br />", or the same as
  * plain text): server output, not the article's text, wherever it sits. One walk over the result;
  * each `<b>` that names a level looks at most {@link SERVER_MESSAGE_PARTS} siblings ahead.
+ *
+ * The walk is pre-order over the sibling and parent links (no stack: on a page of a few hundred
+ * thousand elements the stack's growth was most of the walk). Each child list is still judged
+ * left to right, and a message's nodes and line breaks are siblings that come after the subtrees
+ * walked before them, so the removals are those of a walk that judges a whole list first.
  */
 export function removeServerMessages(root: LightElement): void {
-  const stack: LightElement[] = [root];
-  while (stack.length > 0) {
-    const el = stack.pop()!;
-    for (let n = el.firstChild; n !== null; ) {
-      let next = n.nextSibling;
-      if (n.nodeType === 1) {
-        const end = n.nodeName === "B" ? serverMessageEnd(n) : null;
-        if (end === null) {
-          stack.push(n);
-        } else {
-          next = end.nextSibling;
-          // The line breaks PHP writes around the message go with it.
-          const before = previousNonBlank(n);
-          if (before?.nodeName === "BR") el.removeChild(before);
-          for (let c: LightNode | null = n; c !== next && c !== null; ) {
-            const following: LightNode | null = c.nextSibling;
-            el.removeChild(c);
-            c = following;
-          }
-          if (next?.nodeName === "BR") {
-            const after: LightNode | null = next.nextSibling;
-            el.removeChild(next);
-            next = after;
-          }
+  let n: LightNode | null = root.firstChild;
+  while (n !== null) {
+    const parent: LightElement = n.parentNode!;
+    let next: LightNode | null = n.nextSibling;
+    if (n.nodeType === 1) {
+      const end = n.nodeName === "B" ? serverMessageEnd(n) : null;
+      if (end === null) {
+        if (n.firstChild !== null) {
+          n = n.firstChild;
+          continue;
         }
-      } else if (n.nodeType === 3 && n.data.includes(SERVER_MESSAGE_MARK)) {
-        const text = n.data.replace(SERVER_MESSAGE_TEXT, "");
-        if (text !== n.data) n.data = text;
+      } else {
+        next = end.nextSibling;
+        // The line breaks PHP writes around the message go with it.
+        const before = previousNonBlank(n);
+        if (before?.nodeName === "BR") parent.removeChild(before);
+        for (let c: LightNode | null = n; c !== next && c !== null; ) {
+          const following: LightNode | null = c.nextSibling;
+          parent.removeChild(c);
+          c = following;
+        }
+        if (next?.nodeName === "BR") {
+          const after: LightNode | null = next.nextSibling;
+          parent.removeChild(next);
+          next = after;
+        }
       }
-      n = next;
+    } else if (n.data.includes(SERVER_MESSAGE_MARK)) {
+      const text = n.data.replace(SERVER_MESSAGE_TEXT, "");
+      if (text !== n.data) n.data = text;
     }
+    n = next ?? nextAfter(parent, root);
   }
+}
+
+/** Where a pre-order walk of `root` goes on after the last child of `parent`: the next sibling of the nearest ancestor that has one. */
+function nextAfter(parent: LightElement, root: LightElement): LightNode | null {
+  for (let p: LightElement | null = parent; p !== null && p !== root; p = p.parentNode) if (p.nextSibling !== null) return p.nextSibling;
+  return null;
 }
 
 /** The last node of the PHP message that `b` opens (its line number's `<b>`), or null when `b` opens none. */

@@ -121,3 +121,37 @@ describe("the light tree's headings", () => {
     expect((article.firstChild as LightElement).textContent).toBe("Sums it up");
   });
 });
+
+describe("LightElement.moveChildrenTo", () => {
+  /** The tree as markup with each node's parent and sibling links checked on the way. */
+  function shape(el: LightElement): string {
+    let out = `<${el.nodeName}>`;
+    let prev = null;
+    for (let n = el.firstChild; n !== null; n = n.nextSibling) {
+      expect(n.parentNode).toBe(el);
+      expect(n.previousSibling).toBe(prev);
+      prev = n;
+      out += n.nodeType === 3 ? n.data : shape(n);
+    }
+    expect(el.lastChild).toBe(prev);
+    return `${out}</${el.nodeName}>`;
+  }
+
+  it("leaves the tree that appendChild(removeChild()) per child leaves, text caches included", () => {
+    const bodies = fc.array(fc.constantFrom("<p>a</p>", "b", "<div><i>c</i>d</div>", "<br>", " "), { maxLength: 8 });
+    fc.assert(
+      fc.property(bodies, fc.array(fc.constantFrom("<h1>t</h1>", "u"), { maxLength: 2 }), (parts, before) => {
+        const html = `<html><body>${parts.join("")}</body></html>`;
+        const [a, b] = [parseLightDocument(html).body, parseLightDocument(html).body];
+        const [outA, outB] = [0, 1].map(() => parseLightDocument(`<div>${before.join("")}</div>`).body.firstChild as LightElement);
+        // Read the caches first: the move must clear them.
+        void [a.textContent, b.textContent, outA!.textContent, outB!.textContent];
+        while (a.firstChild !== null) outA!.appendChild(a.removeChild(a.firstChild));
+        b.moveChildrenTo(outB!);
+        expect(shape(outB!)).toBe(shape(outA!));
+        expect(shape(b)).toBe(shape(a));
+        expect([outB!.textContent, b.textContent]).toEqual([outA!.textContent, a.textContent]);
+      }),
+    );
+  });
+});

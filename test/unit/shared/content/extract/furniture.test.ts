@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { textStart } from "../../../../../shared/content/extract/furniture";
+import { opensLikeFurniture, textStart } from "../../../../../shared/content/extract/furniture";
 import { LightElement, LightText } from "../../../../../shared/content/light-dom";
 
 /** `<p>` holding `text`, and with `tail` an empty `<span>` after it: the same text, read by textStart's walk over several nodes. */
@@ -36,5 +36,43 @@ describe("textStart on a block of one text node", () => {
       }),
       { numRuns: 2000 },
     );
+  });
+});
+
+describe("opensLikeFurniture's memory of its last answer", () => {
+  // Lines that some test takes for furniture, and lines none does; with sizes that do and do not match them.
+  const LINES = ["Photo: Ann Example", "© 2024 Example News", "By Ann Example", "Autor: Ann Example", "Subscribe now", "x", "A plain sentence of the text.", "Quelle: dpa"];
+  const call = fc.record({
+    name: fc.constantFrom("P", "TD", "DIV"),
+    line: fc.constantFrom(...LINES),
+    extra: fc.constantFrom(0, 0, 3, 200),
+    tail: fc.constantFrom("", " | © Agency", " (Foto: Bo Beispiel)"),
+  });
+
+  it("answers every call in a run as a fresh call with the same arguments would", () => {
+    fc.assert(
+      fc.property(fc.array(call, { minLength: 1, maxLength: 12 }), (calls) => {
+        for (const { name, line, extra, tail } of calls) {
+          const chars = line.replace(/\s/g, "").length + tail.replace(/\s/g, "").length + extra;
+          const tailOf = () => ({ text: `${line}${tail}`, whole: extra === 0 });
+          const answer = opensLikeFurniture(name, chars, line, tailOf);
+          // A different start in between forgets the last answer: the fresh call's own.
+          opensLikeFurniture("P", 1, "\u0000", tailOf);
+          expect(answer).toBe(opensLikeFurniture(name, chars, line, tailOf));
+        }
+      }),
+    );
+  });
+
+  it("reads the tail again for a block whose start is not all of its text", () => {
+    let asked = 0;
+    const tail = () => {
+      asked++;
+      return { text: "a caption | © Agency", whole: false };
+    };
+    expect(opensLikeFurniture("P", 40, "a caption", tail)).toBe(true);
+    expect(opensLikeFurniture("P", 40, "a caption", () => ({ text: "a caption of more words", whole: false }))).toBe(false);
+    expect(opensLikeFurniture("P", 40, "a caption", tail)).toBe(true);
+    expect(asked).toBe(2);
   });
 });
