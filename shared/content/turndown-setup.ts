@@ -322,18 +322,11 @@ const ATX_MARKERS: readonly string[] = ["", "# ", "## ", "### ", "#### ", "#####
  * rule's place in this service's list only: turndown's shared rule object is not changed.
  */
 function fastHeadings(service: TurndownService): void {
-  const array = rulesOf(service).array;
-  const at = array.findIndex((rule) => rule === turndownRuleOf(service, "heading"));
-  if (at === -1) return;
-  const turndownRule = array[at]!;
-  array[at] = {
-    filter: turndownRule.filter,
-    replacement: (content, node, options) => {
-      const level = asRuleNode(node).nodeName.charCodeAt(1) - 48;
-      if (options.headingStyle === "setext" && level < 3) return turndownRule.replacement(content, node, options);
-      return "\n\n" + ATX_MARKERS[level]! + content + "\n\n";
-    },
-  };
+  replaceTurndownRule(service, "heading", (turndownRule) => (content, node, options) => {
+    const level = asRuleNode(node).nodeName.charCodeAt(1) - 48;
+    if (options.headingStyle === "setext" && level < 3) return turndownRule.replacement(content, node, options);
+    return "\n\n" + ATX_MARKERS[level]! + content + "\n\n";
+  });
 }
 
 /** What turndown's inline-code rule changes or looks at in its content: a backtick, a line break, a leading space. */
@@ -350,17 +343,22 @@ const CODE_NEEDS_TURNDOWN = /[`\r\n]/;
  * which turndown's returns as ""). turndown's shared rule object is not changed.
  */
 function fastInlineCode(service: TurndownService): void {
+  replaceTurndownRule(service, "code", (turndownRule) => (content, node, options) => {
+    if (content === "" || content.charCodeAt(0) === 32 || CODE_NEEDS_TURNDOWN.test(content)) return turndownRule.replacement(content, node, options);
+    return "`" + content + "`";
+  });
+}
+
+/**
+ * Puts a copy of turndown's rule `name` with the replacement `make` builds (from turndown's own,
+ * which it may call) in its place in this service's list: turndown's shared rule object is not changed.
+ */
+function replaceTurndownRule(service: TurndownService, name: string, make: (turndownRule: Rule) => Rule["replacement"]): void {
   const array = rulesOf(service).array;
-  const at = array.findIndex((rule) => rule === turndownRuleOf(service, "code"));
+  const at = array.findIndex((rule) => rule === turndownRuleOf(service, name));
   if (at === -1) return;
   const turndownRule = array[at]!;
-  array[at] = {
-    filter: turndownRule.filter,
-    replacement: (content, node, options) => {
-      if (content === "" || content.charCodeAt(0) === 32 || CODE_NEEDS_TURNDOWN.test(content)) return turndownRule.replacement(content, node, options);
-      return "`" + content + "`";
-    },
-  };
+  array[at] = { filter: turndownRule.filter, replacement: make(turndownRule) };
 }
 
 type Filter = string | string[] | ((node: unknown, options: unknown) => boolean);
