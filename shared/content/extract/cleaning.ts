@@ -24,7 +24,7 @@ function isLinkListHead(el: LightElement, s: Figures): "head" | "teaser" | "no" 
   const name = el.nodeName;
   const label = HEADINGS.has(name) ? s.chars < 80 : (name === "P" || name === "DIV") && s.chars < 50 && s.linkChars === 0;
   if (label && LINK_LIST_HEADING.test(textStart(el))) return "head";
-  if (!TEASER_LINE_TAGS.has(name) || s.chars >= 300 || s.linkChars < 0.3 * s.chars) return "no";
+  if (!TEASER_LINE_TAGS.has(name) || s.chars === 0 || s.chars >= 300 || s.linkChars < 0.3 * s.chars) return "no";
   // The line opens with the label, in bold, italics or plain, before its link ("Le puede
   // interesar: <link>"); a link inside the phrase ("Read <a>more</a>.") is not such a label.
   const opening = textStart(el, 80, true);
