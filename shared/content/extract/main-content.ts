@@ -272,7 +272,7 @@ function tryExtract(
     // A <div> whose own text sits between block children (paragraphs written with <br> around a
     // floated box or a table) holds that text as paragraphs: Readability wraps such runs in <p>
     // inside the <div>, so the <div> itself is their parent and takes their full score.
-    const mixed = !whole && el.nodeName === "DIV" && stats.chars[i]! > stats.inlineChars[i]!;
+    const mixed = el.nodeName === "DIV" && stats.chars[i]! > stats.inlineChars[i]!;
     let level = 0;
     for (let a = mixed ? el : el.parentNode; a !== null && level < 5; a = a.parentNode, level++) {
       const divider = level === 0 ? 1 : level === 1 ? 2 : level * 3;
