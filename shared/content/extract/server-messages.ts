@@ -66,7 +66,7 @@ function nextAfter(parent: LightElement, root: LightElement): LightNode | null {
 }
 
 /** The last node of the PHP message that `b` opens (its line number's `<b>`), or null when `b` opens none. */
-function serverMessageEnd(b: LightElement): LightNode | null {
+export function serverMessageEnd(b: LightElement): LightNode | null {
   const level = b.firstChild;
   if (level === null || level !== b.lastChild || level.nodeType !== 3 || level.data.length > 40 || !SERVER_MESSAGE_LEVEL.test(level.data.trim())) return null;
   const colon = b.nextSibling;

@@ -4,9 +4,9 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { removeServerMessages } from "../../../../../shared/content/extract/server-messages";
+import { removeServerMessages, serverMessageEnd } from "../../../../../shared/content/extract/server-messages";
 import { type LightElement, type LightNode, parseLightDocument } from "../../../../../shared/content/light-dom";
-import { SERVER_MESSAGE_LEVEL, SERVER_MESSAGE_TEXT } from "../../../../../shared/content/extract/patterns";
+import { SERVER_MESSAGE_TEXT } from "../../../../../shared/content/extract/patterns";
 
 function referenceRemove(root: LightElement): void {
   const stack: LightElement[] = [root];
@@ -15,7 +15,7 @@ function referenceRemove(root: LightElement): void {
     for (let n = el.firstChild; n !== null; ) {
       let next = n.nextSibling;
       if (n.nodeType === 1) {
-        const end = n.nodeName === "B" ? messageEnd(n) : null;
+        const end = n.nodeName === "B" ? serverMessageEnd(n) : null;
         if (end === null) {
           stack.push(n);
         } else {
@@ -41,20 +41,6 @@ function referenceRemove(root: LightElement): void {
       n = next;
     }
   }
-}
-
-function messageEnd(b: LightElement): LightNode | null {
-  const level = b.firstChild;
-  if (level === null || level !== b.lastChild || level.nodeType !== 3 || level.data.length > 40 || !SERVER_MESSAGE_LEVEL.test(level.data.trim())) return null;
-  const colon = b.nextSibling;
-  if (colon === null || colon.nodeType !== 3 || !colon.data.startsWith(":")) return null;
-  let n: LightNode | null = colon.nextSibling;
-  for (let k = 0; n !== null && k < 10; n = n.nextSibling, k++) {
-    if (n.nodeType !== 3 || !/\son line\s*$/.test(n.data)) continue;
-    const line = n.nextSibling;
-    return line !== null && line.nodeName === "B" && /^\s*\d+\s*$/.test(line.textContent) ? line : null;
-  }
-  return null;
 }
 
 function markup(el: LightElement): string {
