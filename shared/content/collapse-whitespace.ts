@@ -1,4 +1,5 @@
 import type { LightElement, LightNode, PackedTable } from "./light-dom";
+import { foldProseFacts, markProseFacts, noteProseText } from "./prose-walk";
 import { TURNDOWN_BLOCK, TURNDOWN_VOID } from "./turndown-elements";
 
 /**
@@ -87,20 +88,51 @@ function collapsePackedTable(table: LightElement, packed: PackedTable): void {
 
 /** Collapses whitespace in `element`'s subtree as turndown does (see the file's comment). */
 export function collapseWhitespace(element: LightElement): void {
-  if (element.firstChild === null || element.nodeName === "PRE") return;
+  collapse(element, false);
+}
+
+/**
+ * {@link collapseWhitespace}, and prose-walk.ts's {@link markProseFacts} over the collapsed
+ * subtree in the same walk: one walk over the tree instead of two (on a page of hundreds of
+ * thousands of small elements each walk is a cache miss per node). The facts are those of the
+ * collapsed tree because collapsing does not change them: it rewrites runs of space, tab, CR and
+ * LF, drops a leading or trailing space, and removes only texts it left empty, so a text holds a
+ * character outside `\s` after it exactly when it did before, and no element is added, moved or
+ * removed. `<pre>` subtrees, which collapsing leaves alone, get their facts from markProseFacts.
+ */
+export function collapseWhitespaceAndMarkProseFacts(element: LightElement): void {
+  collapse(element, true);
+}
+
+/**
+ * The collapsing walk; with `facts`, marking the prose facts too: an element's facts start at 0
+ * when the walk steps onto it from its parent or a sibling, a kept text marks its parent, and an
+ * element is folded into its parent when the walk leaves it for its next sibling or its parent
+ * (once: every other visit of an element goes down to its first child).
+ */
+function collapse(element: LightElement, facts: boolean): void {
+  if (element.firstChild === null || element.nodeName === "PRE") {
+    if (facts) markProseFacts(element);
+    return;
+  }
+  if (facts) element.proseFacts = 0;
   let prevText: { data: string; parentNode: LightElement | null } | null = null;
   let keepLeadingWs = false;
   let prev: LightNode | null = null;
   let node: LightNode | LightElement = nextNode(prev, element);
+  if (facts && node.nodeType === 1) node.proseFacts = 0;
   while (node !== element) {
     if (node.nodeType === 3) {
       let text = collapseText(node.data);
       if ((prevText === null || prevText.data.charCodeAt(prevText.data.length - 1) === 32) && !keepLeadingWs && text.charCodeAt(0) === 32) text = text.slice(1);
       if (text === "") {
+        const sibling: LightNode | null = node.nextSibling;
         node = removeNode(node);
+        if (facts && node === sibling && node.nodeType === 1) node.proseFacts = 0;
         continue;
       }
       if (text !== node.data) node.data = text;
+      if (facts) noteProseText(text, node.parentNode!);
       prevText = node;
     } else {
       const name = node.nodeName;
@@ -120,6 +152,14 @@ export function collapseWhitespace(element: LightElement): void {
       }
     }
     const following = nextNode(prev, node);
+    if (facts) {
+      if (node.nodeType === 1 && following !== node.firstChild) {
+        // Leaving `node`: its subtree is done (a <pre>'s is marked here, the walk did not enter it).
+        if (node.nodeName === "PRE") markProseFacts(node);
+        foldProseFacts(node);
+      }
+      if (following.nodeType === 1 && following !== node.parentNode) following.proseFacts = 0;
+    }
     prev = node;
     node = following;
   }

@@ -1,9 +1,8 @@
 import type TurndownService from "turndown";
-import { collapseWhitespace } from "./collapse-whitespace";
+import { collapseWhitespace, collapseWhitespaceAndMarkProseFacts } from "./collapse-whitespace";
 import { type ConversionDeadline, WorkMeter } from "./conversion-deadline";
 import { MAIN_CONTENT_PRUNED, extractMainContent } from "./extract/main-content";
 import { preferStructuredBody } from "./extract/structured-body";
-import { markProseFacts } from "./prose-walk";
 import { type LightDocument, type LightElement, MAX_DEPTH, parseLightDocument } from "./light-dom";
 import { neutralizeBoundaryMarkers, unescapeNeutralizedMarkers } from "./neutralize";
 import { lightTreeToText } from "./plain-text";
@@ -146,9 +145,8 @@ export function turndownSingleUse(service: TurndownService, root: LightElement):
   const ownCollapse = !service.options.preformattedCode;
   const walk = treeWalkOf(service);
   if (walk !== null) {
-    collapseWhitespace(root);
-    // After the tree's last change: the walk trusts these facts (prose-walk.ts).
-    markProseFacts(root);
+    // The facts are marked in the same walk, after which the tree does not change: the walk trusts them (prose-walk.ts).
+    collapseWhitespaceAndMarkProseFacts(root);
     return walk(root);
   }
   Object.defineProperty(root, "cloneNode", {

@@ -99,7 +99,21 @@ export function markProseFacts(root: LightElement): void {
 /** A node reached for the first time: an element starts its facts, a text marks its parent non-blank. */
 function enter(node: LightNode): void {
   if (node.nodeType === 1) node.proseFacts = 0;
-  else if (hasNonSpace(node.data)) node.parentNode!.proseFacts |= NON_BLANK_TEXT;
+  else noteProseText(node.data, node.parentNode!);
+}
+
+/**
+ * For a walk that marks the facts as it goes ({@link markProseFacts}'s steps, exported for
+ * collapse-whitespace.ts's walk, which marks them while it collapses): a text `data` of
+ * `parent`'s marks it non-blank when it holds a character outside `\s`.
+ */
+export function noteProseText(data: string, parent: LightElement): void {
+  if (hasNonSpace(data)) parent.proseFacts |= NON_BLANK_TEXT;
+}
+
+/** The other step of such a walk: `el`, whose facts are complete, folded into its parent's. */
+export function foldProseFacts(el: LightElement): void {
+  el.parentNode!.proseFacts |= upward(el);
 }
 
 /** A rule as turndown keeps it. */

@@ -1,6 +1,7 @@
 import type { LightElement, LightNode } from "../light-dom";
 import { INLINE_TAGS } from "./patterns";
 import { run } from "./run-state";
+import { SERVER_MESSAGE_WORDS } from "./server-messages";
 
 /**
  * The figures of the main-content extraction: per element, its characters, link characters,
@@ -76,6 +77,12 @@ export class FiguresTable {
   generation = 1;
   /** Elements numbered so far (by {@link number}). */
   size = 0;
+  /**
+   * Whether a text that {@link measure} counted into this table (a text node, or a packed
+   * table's cell) holds {@link SERVER_MESSAGE_WORDS}: without one, the page has no server message
+   * for removeServerMessages to remove.
+   */
+  serverMessageWords = false;
 
   constructor(capacity: number) {
     this.chars = new Int32Array(capacity);
@@ -243,6 +250,7 @@ export function measure(el: LightElement, t: FiguresTable, kept?: (child: LightE
   let hasCode = false;
   for (let n: LightNode | null = el.firstChild; n !== null; n = n.nextSibling) {
     if (n.nodeType === 3) {
+      if (!t.serverMessageWords && n.data.includes(SERVER_MESSAGE_WORDS)) t.serverMessageWords = true;
       countText(n.data);
       chars += textChars;
       inlineChars += textChars;
@@ -279,6 +287,7 @@ export function measure(el: LightElement, t: FiguresTable, kept?: (child: LightE
     for (const text of packed.cellTexts) {
       run.meter?.tick();
       if (text === null) continue;
+      if (!t.serverMessageWords && text.includes(SERVER_MESSAGE_WORDS)) t.serverMessageWords = true;
       countText(text);
       chars += textChars;
       commas += textCommas;

@@ -1,5 +1,6 @@
 import type { LightElement, LightNode } from "../light-dom";
 import { SERVER_MESSAGE_LEVEL, SERVER_MESSAGE_TEXT } from "./patterns";
+import { run } from "./run-state";
 
 /**
  * Server error messages printed into a page's HTML ("Warning: … in /var/www/… on line 12"), which
@@ -9,14 +10,23 @@ import { SERVER_MESSAGE_LEVEL, SERVER_MESSAGE_TEXT } from "./patterns";
 /** What every text that holds a PHP message holds (see SERVER_MESSAGE_TEXT): most texts do not, and skip the pattern. */
 export const SERVER_MESSAGE_MARK = " on line ";
 
+/**
+ * What every removal needs a text to hold: the text of a plain message ({@link SERVER_MESSAGE_MARK})
+ * and the text before a message's line number (`/\son line\s*$/`) both do. The extraction's
+ * first walk notes whether any text of the page does (figures.ts), so that a page without one
+ * is not walked again for messages.
+ */
+export const SERVER_MESSAGE_WORDS = "on line";
+
 /** A PHP message's parts after its level: the text, links in it, the file and the line number (a few siblings). */
 const SERVER_MESSAGE_PARTS = 10;
 
 /**
  * Removes the PHP error messages a server printed into the page ("<b>Warning</b>:  Creating
  * default object … in <b>/var/www/…/classes.php</b> on line <b>407</b><br />", or the same as
- * plain text): server output, not the article's text, wherever it sits. One walk over the result;
- * each `<b>` that names a level looks at most {@link SERVER_MESSAGE_PARTS} siblings ahead.
+ * plain text): server output, not the article's text, wherever it sits. One walk over the result
+ * (none in an extraction whose page has no text with {@link SERVER_MESSAGE_WORDS}); each `<b>`
+ * that names a level looks at most {@link SERVER_MESSAGE_PARTS} siblings ahead.
  *
  * The walk is pre-order over the sibling and parent links (no stack: on a page of a few hundred
  * thousand elements the stack's growth was most of the walk). Each child list is still judged
@@ -24,6 +34,10 @@ const SERVER_MESSAGE_PARTS = 10;
  * walked before them, so the removals are those of a walk that judges a whole list first.
  */
 export function removeServerMessages(root: LightElement): void {
+  // In an extraction, whose first walk counted every text below the page's body (and every cell
+  // of its packed tables, whose texts a built table's nodes hold) before the result was cut from it.
+  const raw = run.figures?.raw;
+  if (raw !== undefined && !raw.serverMessageWords) return;
   let n: LightNode | null = root.firstChild;
   while (n !== null) {
     const parent: LightElement = n.parentNode!;

@@ -6,7 +6,9 @@ import TurndownService from "turndown";
 import { decode as whatwgDecode } from "whatwg-encoding";
 import { decodeBody } from "../../../../shared/content/decode";
 import { turndownSingleUse } from "../../../../shared/content/html-to-markdown";
-import { parseLightDocument } from "../../../../shared/content/light-dom";
+import { collapseWhitespace, collapseWhitespaceAndMarkProseFacts } from "../../../../shared/content/collapse-whitespace";
+import { type LightElement, type LightNode, parseLightDocument } from "../../../../shared/content/light-dom";
+import { markProseFacts } from "../../../../shared/content/prose-walk";
 import { createTurndownService, indentItem } from "../../../../shared/content/turndown-setup";
 
 // Speed-only changes must not change output: each fast path is checked against the code it replaces.
@@ -116,6 +118,61 @@ describe("speed-only fast paths", () => {
         const service = () => createTurndownService("https://example.com/");
         // turndown's own path: it copies the tree and collapses the copy itself.
         expect(turndownSingleUse(service(), parseLightDocument(html).body)).toBe(service().turndown(parseLightDocument(html).body));
+      }),
+      { numRuns: 1500 },
+    );
+  });
+
+  it("whitespace collapsing that marks the prose facts in its walk leaves the tree and the facts of collapsing, then marking", () => {
+    const space = fc.constantFrom(" ", "  ", "\n", "\t", " \n ", "\r\n", "\u00a0", "\u2003", "");
+    const word = fc.constantFrom("a", "bc", "1.", "&amp;", "é");
+    const text = fc.array(fc.oneof(space, word), { maxLength: 4 }).map((parts) => parts.join(""));
+    const node: fc.Memo<string> = fc.memo((depth) =>
+      depth <= 1
+        ? fc.oneof(text, fc.constantFrom("<br>", "<img src=\"i.png\">", "<hr>", "<a href=\"/x\"></a>", "<td></td>"))
+        : fc.oneof(
+            { weight: 3, arbitrary: text },
+            { weight: 1, arbitrary: fc.constantFrom("<br>", "<img src=\"i.png\">", " <br> ", "<wbr>", "<iframe></iframe>") },
+            {
+              weight: 3,
+              arbitrary: fc
+                .tuple(fc.constantFrom("p", "div", "span", "em", "a href=\"/x\"", "pre", "code", "li", "h2", "td", "video", "b"), fc.array(node(depth - 1), { maxLength: 4 }))
+                .map(([tag, kids]) => `<${tag}>${kids.join("")}</${tag.split(" ")[0]}>`),
+            },
+          ),
+    );
+    // Every node in document order, texts as their data and elements as their name and facts.
+    const shape = (root: LightElement): string[] => {
+      const out: string[] = [];
+      const visit = (n: LightNode): void => {
+        if (n.nodeType === 3) {
+          out.push(JSON.stringify(n.data));
+          return;
+        }
+        out.push(`${n.nodeName}:${n.proseFacts}(`);
+        for (let c = n.firstChild; c !== null; c = c.nextSibling) visit(c);
+        out.push(")");
+      };
+      visit(root);
+      return out;
+    };
+    fc.assert(
+      fc.property(fc.array(node(4), { maxLength: 5 }), fc.boolean(), (parts, inPre) => {
+        const html = inPre ? `<pre>${parts.join("")}</pre>` : parts.join("");
+        const two = parseLightDocument(html).body;
+        collapseWhitespace(two);
+        markProseFacts(two);
+        const one = parseLightDocument(html).body;
+        collapseWhitespaceAndMarkProseFacts(one);
+        expect(shape(one)).toEqual(shape(two));
+        const pre = one.firstChild;
+        if (inPre && pre !== null && pre.nodeType === 1) {
+          const alone = parseLightDocument(html).body.firstChild as LightElement;
+          collapseWhitespace(alone);
+          markProseFacts(alone);
+          collapseWhitespaceAndMarkProseFacts(pre);
+          expect(shape(pre)).toEqual(shape(alone));
+        }
       }),
       { numRuns: 1500 },
     );
