@@ -47,11 +47,13 @@ function previousOf(n: LightNode, stop: LightElement, budget: { steps: number })
  * than with its body. Walks backwards from the article; only when it reaches the headline (an
  * `<h1>`, or a heading that repeats the `<title>`) within a short walk is what it collected the
  * lead (else it was another part of the page). Link-dense blocks, furniture, media blocks and page
- * metadata (bylines, dates, captions) are passed over. Returns the blocks in document order.
- * Bounded: at most {@link LEAD_WALK} steps, whatever the page's shape.
+ * metadata (bylines, dates, captions) are passed over. When the article's first node is its
+ * headline ({@link opensWithHeadline}), the walk starts at the second. Returns the blocks in
+ * document order. Bounded: at most {@link LEAD_WALK} steps, whatever the page's shape.
  */
 export function leadBlocks(body: LightElement, attempt: Attempt, raw: FiguresTable, isTitle: (text: string) => boolean): LightElement[] {
-  const first = attempt.nodes[0];
+  // A headline joined to the article as a prose sibling: the lead lies between it and the body.
+  const first = opensWithHeadline(attempt, raw, isTitle) ? attempt.nodes[1] : attempt.nodes[0];
   if (first === undefined || first === body) return [];
   // The walk starts at the article's first kept text: an article header that cleaning removed
   // (its class says "header") may hold the headline and the lead.
@@ -112,6 +114,19 @@ export function leadBlocks(body: LightElement, attempt: Attempt, raw: FiguresTab
  * a subtitle heading), "subtitle" for a line without a stop or a comma that only counts beside the
  * headline (see {@link isSubtitleLine}), null otherwise.
  */
+/**
+ * Whether the article's first node is its headline, with more nodes after it: the sibling join
+ * takes a long headline for a line of prose, and passes over the standfirst block after it (a
+ * `<div>` around the lead paragraph). The lead walk then starts at the second node and ends at
+ * the headline, and the lead goes between the two (see {@link leadBlocks}). The headline is what
+ * the walk stops at: an `<h1>`, or a heading of under 300 characters that repeats the `<title>`.
+ */
+export function opensWithHeadline(attempt: Attempt, raw: FiguresTable, isTitle: (text: string) => boolean): boolean {
+  const first = attempt.nodes[0];
+  if (first === undefined || attempt.nodes.length < 2 || !HEADINGS.has(first.nodeName)) return false;
+  return first.nodeName === "H1" || ((raw.get(first)?.chars ?? 0) < 300 && isTitle(normalizeTitle(first.textContent)));
+}
+
 function leadKind(el: LightElement, s: Figures): "lead" | "subtitle" | null {
   if (INLINE.has(el.nodeName) || s.inlineChars < 0.7 * s.chars || s.linkChars > 0.2 * s.chars) return null;
   // The furniture lines the article's own blocks are cleaned of (metadata, bylines and a byline

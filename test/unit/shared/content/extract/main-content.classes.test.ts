@@ -115,6 +115,21 @@ describe("a subtitle without a stop beside the headline", () => {
   });
 });
 
+describe("a long headline joined to the article, with the lead between it and the body", () => {
+  it("puts the standfirst box between the headline and the body, which the sibling join passed over", () => {
+    const title = "A new look at the blue marble photo: the model simulates the coupled climate system at one kilometre";
+    const html = page(
+      title,
+      `${menu}<div class="news"><div class="article"><h3>${title}</h3><div class="teaser-text"><p>The early 1970s are often linked with the rise of the modern environmental movement, and the first Earth Day was held in 1970.</p></div>
+       <div class="news-text-wrap">${paragraphs("climate", 6)}</div></div></div>`,
+    );
+    const out = text(html);
+    expect(out).toContain("The early 1970s are often linked");
+    expect(out.indexOf("A new look at the blue marble photo")).toBeLessThan(out.indexOf("The early 1970s"));
+    expect(out.indexOf("The early 1970s")).toBeLessThan(out.indexOf("The climate report, paragraph 0"));
+  });
+});
+
 const card = (i: number) =>
   `<div class="card"><h2><a href="/story/${i}">Headline of another story number ${i}, which is about something else</a></h2><a href="/story/${i}"><img src="/i/${i}.jpg" alt=""></a><p>The excerpt of story ${i} tells the first lines of it, so that a reader may want to click and read on. It goes on for a while, with names, places, and a quote or two, before it stops in the middle of a thought.</p></div>`;
 
