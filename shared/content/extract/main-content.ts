@@ -9,7 +9,7 @@ import { settleTable } from "./packed-tables";
 import { hasClassWord } from "./patterns";
 import { run } from "./run-state";
 import { removeServerMessages } from "./server-messages";
-import { leadBlocks, normalizeTitle, titleHeading, titleMatcher } from "./title-and-lead";
+import { leadBlocks, normalizeTitle, opensWithHeadline, titleHeading, titleMatcher } from "./title-and-lead";
 import { ancestorsOf, elementChildCount, postOrder } from "./tree-walk";
 
 /**
@@ -481,11 +481,18 @@ function materialize(attempt: Attempt, body: LightElement, title: string, raw: F
     heading.parentNode?.removeChild(heading);
     out.appendChild(heading);
   }
+  // A headline joined as the article's first node goes before the lead found after it.
+  const headline = lead.length > 0 && opensWithHeadline(attempt, raw, isTitle) ? attempt.nodes[0]! : null;
+  if (headline !== null) {
+    headline.parentNode?.removeChild(headline);
+    out.appendChild(headline);
+  }
   for (const el of lead) {
     el.parentNode?.removeChild(el);
     out.appendChild(el);
   }
   for (const node of attempt.nodes) {
+    if (node === headline) continue;
     if (node === body) {
       body.moveChildrenTo(out);
     } else {

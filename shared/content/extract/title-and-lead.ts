@@ -2,7 +2,7 @@ import type { LightElement, LightNode } from "../light-dom";
 import type { Attempt } from "./attempt";
 import { classAndId, FURNITURE_TAGS, isHidden } from "./class-signals";
 import { type Figures, type FiguresTable, HEADINGS, INLINE } from "./figures";
-import { isFurnitureBlock } from "./furniture";
+import { isFurnitureBlock, textStart } from "./furniture";
 import { expandTable } from "./packed-tables";
 import { ALWAYS_UNLIKELY, hasClassWord, SIDE_BOX } from "./patterns";
 
@@ -23,6 +23,15 @@ const LEAD_WALK = 600;
 /** A lead is a paragraph or two: more text than this between title and article is not a header area. */
 const LEAD_MAX_CHARS = 1500;
 
+/** A block of the lead this long or longer needs no sentence, comma or heading to count (see {@link isLeadLike}). */
+const LEAD_PROSE_CHARS = 80;
+
+/** A subtitle without a stop or a comma (see {@link isSubtitleLine}) has at least this many words. */
+const SUBTITLE_MIN_WORDS = 6;
+
+/** A subtitle sits at most this many levels below the headline's parent (the article header). */
+const SUBTITLE_DEPTH = 3;
+
 /**
  * The node before `n` in a reverse walk that takes elements whole: its previous sibling, or its
  * nearest ancestor's below `stop`. Each level climbed counts against `budget` (a deep nest).
@@ -38,11 +47,13 @@ function previousOf(n: LightNode, stop: LightElement, budget: { steps: number })
  * than with its body. Walks backwards from the article; only when it reaches the headline (an
  * `<h1>`, or a heading that repeats the `<title>`) within a short walk is what it collected the
  * lead (else it was another part of the page). Link-dense blocks, furniture, media blocks and page
- * metadata (bylines, dates, captions) are passed over. Returns the blocks in document order.
- * Bounded: at most {@link LEAD_WALK} steps, whatever the page's shape.
+ * metadata (bylines, dates, captions) are passed over. When the article's first node is its
+ * headline ({@link opensWithHeadline}), the walk starts at the second. Returns the blocks in
+ * document order. Bounded: at most {@link LEAD_WALK} steps, whatever the page's shape.
  */
 export function leadBlocks(body: LightElement, attempt: Attempt, raw: FiguresTable, isTitle: (text: string) => boolean): LightElement[] {
-  const first = attempt.nodes[0];
+  // A headline joined to the article as a prose sibling: the lead lies between it and the body.
+  const first = opensWithHeadline(attempt, raw, isTitle) ? attempt.nodes[1] : attempt.nodes[0];
   if (first === undefined || first === body) return [];
   // The walk starts at the article's first kept text: an article header that cleaning removed
   // (its class says "header") may hold the headline and the lead.
@@ -55,6 +66,8 @@ export function leadBlocks(body: LightElement, attempt: Attempt, raw: FiguresTab
     start = next;
   }
   const out: LightElement[] = [];
+  // Subtitle lines (no stop, no comma) met on the walk: kept only if they sit beside the headline.
+  const subtitles = new Set<LightElement>();
   let chars = 0;
   const budget = { steps: LEAD_WALK };
   let cur = previousOf(start, body, budget);
@@ -75,10 +88,15 @@ export function leadBlocks(body: LightElement, attempt: Attempt, raw: FiguresTab
     }
     // The headline: the page's <h1> (kicker and headline often differ from the <title>), or a
     // lower heading that repeats the <title>.
-    if (name === "H1" || (HEADINGS.has(name) && s.chars < 300 && isTitle(normalizeTitle(cur.textContent)))) return out.reverse();
+    if (name === "H1" || (HEADINGS.has(name) && s.chars < 300 && isTitle(normalizeTitle(cur.textContent)))) {
+      const headline = cur;
+      return (subtitles.size === 0 ? out : out.filter((el) => !subtitles.has(el) || besideHeadline(el, headline))).reverse();
+    }
     if (s.chars > LEAD_MAX_CHARS) return [];
-    if (isLeadLike(cur, s)) {
+    const kind = leadKind(cur, s);
+    if (kind !== null) {
       if (!hasClassWord(MEDIA, match)) out.push(cur);
+      if (kind === "subtitle") subtitles.add(cur);
       chars += s.chars;
       if (chars > LEAD_MAX_CHARS) return [];
       cur = previousOf(cur, body, budget);
@@ -91,13 +109,56 @@ export function leadBlocks(body: LightElement, attempt: Attempt, raw: FiguresTab
   return [];
 }
 
-function isLeadLike(el: LightElement, s: Figures): boolean {
-  if (INLINE.has(el.nodeName) || s.inlineChars < 0.7 * s.chars || s.linkChars > 0.2 * s.chars) return false;
+/**
+ * Whether a block met on the lead walk reads as the lead: "lead" for a paragraph in sentences (or
+ * a subtitle heading), "subtitle" for a line without a stop or a comma that only counts beside the
+ * headline (see {@link isSubtitleLine}), null otherwise.
+ */
+/**
+ * Whether the article's first node is its headline, with more nodes after it: the sibling join
+ * takes a long headline for a line of prose, and passes over the standfirst block after it (a
+ * `<div>` around the lead paragraph). The lead walk then starts at the second node and ends at
+ * the headline, and the lead goes between the two (see {@link leadBlocks}). The headline is what
+ * the walk stops at: an `<h1>`, or a heading of under 300 characters that repeats the `<title>`.
+ */
+export function opensWithHeadline(attempt: Attempt, raw: FiguresTable, isTitle: (text: string) => boolean): boolean {
+  const first = attempt.nodes[0];
+  if (first === undefined || attempt.nodes.length < 2 || !HEADINGS.has(first.nodeName)) return false;
+  return first.nodeName === "H1" || ((raw.get(first)?.chars ?? 0) < 300 && isTitle(normalizeTitle(first.textContent)));
+}
+
+function leadKind(el: LightElement, s: Figures): "lead" | "subtitle" | null {
+  if (INLINE.has(el.nodeName) || s.inlineChars < 0.7 * s.chars || s.linkChars > 0.2 * s.chars) return null;
   // The furniture lines the article's own blocks are cleaned of (metadata, bylines and a byline
   // that goes on with the writer's bio, captions and credits, prompts): not the lead either.
-  if (isFurnitureBlock(el, s)) return false;
-  if (HEADINGS.has(el.nodeName)) return s.chars >= 25;
-  return s.chars >= 40 && (s.sentences > 0 || s.commas > 0 || s.chars >= 80);
+  if (isFurnitureBlock(el, s)) return null;
+  if (HEADINGS.has(el.nodeName)) return s.chars >= 25 ? "lead" : null;
+  if (s.chars < 40) return null;
+  if (s.sentences > 0 || s.commas > 0 || s.chars >= LEAD_PROSE_CHARS) return "lead";
+  return isSubtitleLine(el) ? "subtitle" : null;
+}
+
+/**
+ * A subtitle written as a phrase, without a closing stop ("Pubs and bars face penalties for
+ * playing loud music", as news sites set their standfirsts): at least {@link SUBTITLE_MIN_WORDS}
+ * words and no digit (a line of dates and times is metadata, not the lead). Asked only of a block
+ * under {@link LEAD_PROSE_CHARS} characters, whose text {@link textStart} reads whole.
+ */
+function isSubtitleLine(el: LightElement): boolean {
+  const line = textStart(el, 2 * LEAD_PROSE_CHARS);
+  return !/\p{Nd}/u.test(line) && line.split(" ").length >= SUBTITLE_MIN_WORDS;
+}
+
+/**
+ * Whether `el` sits in the headline's own header: the headline's parent is at most
+ * {@link SUBTITLE_DEPTH} levels above it. A phrase further away (a site's slogan, a widget's
+ * label in a column between the headline and the body) is not the article's subtitle.
+ */
+function besideHeadline(el: LightElement, headline: LightElement): boolean {
+  const header = headline.parentNode;
+  let level = 0;
+  for (let p = el.parentNode; p !== null && level < SUBTITLE_DEPTH; p = p.parentNode, level++) if (p === header) return true;
+  return false;
 }
 
 /** Whether a heading's text (normalized) is the page's title, or the headline part of it ("Headline | Site"). */

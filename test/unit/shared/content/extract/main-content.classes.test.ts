@@ -96,6 +96,40 @@ describe("the lead between the headline and the body", () => {
   });
 });
 
+describe("a subtitle without a stop beside the headline", () => {
+  it("keeps a standfirst phrase set under the headline, before the body; not a slogan away from the header or a line of dates", () => {
+    const html = page(
+      "Pubs face fines over loud music | Daily Example",
+      `<div class="page"><div class="logo">Daily Example</div><div class="teasers">${Array.from({ length: 40 }, (_, i) => `<a href="/s/${i}">Story ${i}</a>`).join(" ")}</div></div>
+       <div class="top"><header class="head"><h1>Pubs face fines over loud music</h1><h2><p>Pubs and bars face penalties for playing loud music or allowing singing and dancing</p></h2>
+       <div class="stamp">Monday 28 September 2020 19 27 London and Berlin desk</div></header>
+       <div class="col"><div class="box"><div class="inner"><div class="slot"><p>The portal for pubs and bars and the people who run them</p></div></div></div></div></div>
+       <div class="text">${paragraphs("pub", 5)}</div>`,
+    );
+    const out = text(html);
+    expect(out).toContain("Pubs and bars face penalties for playing loud music or allowing singing and dancing");
+    expect(out.indexOf("Pubs and bars face penalties")).toBeGreaterThan(out.indexOf("Pubs face fines over loud music"));
+    expect(out.indexOf("Pubs and bars face penalties")).toBeLessThan(out.indexOf("The pub report, paragraph 0"));
+    expect(out).not.toContain("The portal for pubs and bars");
+    expect(out).not.toContain("Monday 28 September");
+  });
+});
+
+describe("a long headline joined to the article, with the lead between it and the body", () => {
+  it("puts the standfirst box between the headline and the body, which the sibling join passed over", () => {
+    const title = "A new look at the blue marble photo: the model simulates the coupled climate system at one kilometre";
+    const html = page(
+      title,
+      `${menu}<div class="news"><div class="article"><h3>${title}</h3><div class="teaser-text"><p>The early 1970s are often linked with the rise of the modern environmental movement, and the first Earth Day was held in 1970.</p></div>
+       <div class="news-text-wrap">${paragraphs("climate", 6)}</div></div></div>`,
+    );
+    const out = text(html);
+    expect(out).toContain("The early 1970s are often linked");
+    expect(out.indexOf("A new look at the blue marble photo")).toBeLessThan(out.indexOf("The early 1970s"));
+    expect(out.indexOf("The early 1970s")).toBeLessThan(out.indexOf("The climate report, paragraph 0"));
+  });
+});
+
 const card = (i: number) =>
   `<div class="card"><h2><a href="/story/${i}">Headline of another story number ${i}, which is about something else</a></h2><a href="/story/${i}"><img src="/i/${i}.jpg" alt=""></a><p>The excerpt of story ${i} tells the first lines of it, so that a reader may want to click and read on. It goes on for a while, with names, places, and a quote or two, before it stops in the middle of a thought.</p></div>`;
 
