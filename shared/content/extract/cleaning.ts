@@ -583,15 +583,16 @@ function dropLinkListTails(root: LightElement, removed: Set<LightElement>, stats
   // Trailing headings with no text after them: section titles left over from what cleaning took.
   // A pull quote or a summary line set as a heading is a sentence of the article, and stays.
   // An appeal to the reader at the article's end goes too, at any length up to a box's.
+  last = pastBlanks(last, removed, stats);
   while (last !== null && ((HEADINGS.has(last.nodeName) && !isSentenceHeading(last, stats.get(last))) || isTrailingAppeal(last, stats.get(last), articleChars))) {
     removed.add(last);
-    last = previousKept(last, removed);
+    last = pastBlanks(previousKept(last, removed), removed, stats);
   }
   // The appeal may close the article's last container (the post's body inside its wrapper), and
   // a short line or two may follow it (a credit, a separator).
   let box = last;
   for (let depth = 0; box !== null && depth < APPEAL_DEPTH && APPEAL_CONTAINERS.has(box.nodeName); depth++) {
-    let tail = lastKept(box, removed);
+    let tail = pastBlanks(lastKept(box, removed), removed, stats);
     let passed = 0;
     while (tail !== null) {
       const s = stats.get(tail);
@@ -600,11 +601,26 @@ function dropLinkListTails(root: LightElement, removed: Set<LightElement>, stats
       } else if (passed < APPEAL_PASSED_LINES && s !== undefined && s.chars < APPEAL_PASSED_CHARS && !APPEAL_CONTAINERS.has(tail.nodeName)) {
         passed++;
       } else break;
-      tail = previousKept(tail, removed);
+      tail = pastBlanks(previousKept(tail, removed), removed, stats);
     }
     if (tail !== null && passed > 0) break;
     box = tail;
   }
+}
+
+/**
+ * `el`, or the first kept element before it, past the blanks at the end of a run of siblings: a
+ * line break, a rule, or an empty paragraph (`<br>` or `<p>&nbsp;</p>` after a box at the
+ * article's end). They end no block of their own, so the article's last block is the one before
+ * them. An empty element of another kind may be a picture's or a player's place, and stops.
+ */
+function pastBlanks(el: LightElement | null, removed: ReadonlySet<LightElement>, stats: FiguresTable): LightElement | null {
+  for (let n = el; n !== null; n = previousKept(n, removed)) {
+    if (n.nodeName === "BR" || n.nodeName === "HR") continue;
+    const s = stats.get(n);
+    if (n.nodeName !== "P" || s === undefined || s.chars > 0 || s.images > 0 || s.embeds > 0 || s.inputs > 0) return n;
+  }
+  return null;
 }
 
 /** A box that asks the reader for support or a subscription is a few short paragraphs. */

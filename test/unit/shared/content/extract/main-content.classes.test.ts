@@ -753,3 +753,31 @@ describe("paragraphs written with <br> in a div beside a floated box or a table"
     expect(out).not.toContain("Bodega Example 3");
   });
 });
+
+describe("an appeal to the reader before line breaks or empty paragraphs at the article's end", () => {
+  const box =
+    `<div class="note"><div class="wrap"><div><div><strong>Support independent journalism</strong></div>If you find our work valuable, support us: join the readers whose monthly or yearly membership keeps our reporters where others do not go, ` +
+    `and lets them tell what others do not tell or try to hide. Every month, readers like you pay for the long reports, the court visits and the data work that no advertiser would pay for, ` +
+    `and they make sure that what we find out reaches everyone, free of charge, whether they can pay or not.<br><br>You can cancel at any time.<br></div>` +
+    `<div>We need you to keep asking questions.</div><div><a href="https://support.example/join">Join us</a></div><div>Read <a href="/about/funding">here</a> how we are funded and who owns us.</div></div></div>`;
+  const body = (end: string) =>
+    page("The assembly and the press", `<div class="top"><h1>The assembly and the press</h1><p>Thursday, 21 April 2022</p></div><div class="body">${paragraphs("assembly", 4)}<br>${end}</div>`);
+  it("drops the support box when a <br>, an <hr> or an empty <p> follows it in the article's own block", () => {
+    for (const blank of ["<br>", "<hr>", "<p>&nbsp;</p>", "<br><p></p><br>"]) {
+      const out = text(body(box + blank));
+      expect(out).toContain("The assembly report, paragraph 3");
+      expect(out).not.toContain("If you find our work valuable");
+      expect(out).not.toContain("We need you to keep asking questions");
+      expect(out).not.toContain("how we are funded");
+    }
+  });
+  it("keeps the story's last paragraph before a <br>, and a picture after it", () => {
+    const md = htmlToMarkdown(body(`<p>The assembly meets again on Tuesday, when the vote on the new press law is due.</p><p><img src="/hall.jpg" alt="The assembly hall"></p><br>`), {
+      baseUrl: BASE,
+      mainContent: true,
+      format: "markdown",
+    }).markdown;
+    expect(md).toContain("The assembly meets again on Tuesday");
+    expect(md).toContain("/hall.jpg");
+  });
+});
