@@ -534,12 +534,47 @@ function shouldRemove(el: LightElement, s: Figures, contentScore: number): boole
   if (!isList && s.headingChars / s.chars < 0.9 && s.chars < 25 && (s.images === 0 || s.images > 2) && name !== "P" && name !== "TD" && name !== "SPAN" && !(s.hasCode && wrapsCodeBlock(el))) return true;
   // A linked cell of a data table (a product's name, a download's platform) is the table's data.
   if (name === "TD" && inDataTable(el)) return false;
+  if (name === "P" && density >= 0.95 && s.chars < LINK_LINES_MAX_CHARS && isLinkLines(el)) return true;
   if (name === "P" || name === "SPAN" || name === "TD") return density > 0.8 && s.sentences === 0 && s.chars < 300 && !(s.chars <= ADDRESS_MAX_CHARS && WRITTEN_ADDRESS.test(textStart(el, ADDRESS_MAX_CHARS)));
   if (!isList && weight < 25 && density > 0.2 && s.sentences < 3) return true;
   if (isList && density > 0.5 && s.sentences < 2) return true;
   if (weight >= 25 && density > 0.5) return true;
   if ((s.embeds === 1 && s.chars < 75) || s.embeds > 1) return s.chars < 75;
   return false;
+}
+
+/** A paragraph of links one per line is a box of a few headlines. */
+const LINK_LINES_MAX_CHARS = 600;
+
+/** At most this many children of such a paragraph are looked at. */
+const LINK_LINES_CHILDREN = 40;
+
+/**
+ * Whether a paragraph is links alone, two or more, each on a line of its own (`<a>…</a><br><a>…</a>`):
+ * a list of other pages written without a list, such as the headlines of a related-stories box. Its
+ * headlines may end with "?" or "!", which the link-density rule reads as sentences. Links whose
+ * text is their own address (sources written out) are not such a list.
+ */
+function isLinkLines(el: LightElement): boolean {
+  let links = 0;
+  let lineOpen = false;
+  let n = 0;
+  for (let c = el.firstChild; c !== null; c = c.nextSibling) {
+    if (++n > LINK_LINES_CHILDREN) return false;
+    if (c.nodeType === 3) {
+      if (c.data.trim() !== "") return false;
+      continue;
+    }
+    if (c.nodeType !== 1) continue;
+    if (c.nodeName === "BR") {
+      lineOpen = false;
+      continue;
+    }
+    if (c.nodeName !== "A" || lineOpen || WRITTEN_ADDRESS.test(textStart(c, ADDRESS_MAX_CHARS))) return false;
+    links++;
+    lineOpen = true;
+  }
+  return links >= 2;
 }
 
 /** A web or e-mail address written out is a line or so. */

@@ -781,3 +781,24 @@ describe("an appeal to the reader before line breaks or empty paragraphs at the 
     expect(md).toContain("/hall.jpg");
   });
 });
+
+describe("a paragraph of links, one per line, whose headlines end with '?' or '!'", () => {
+  it("drops the related-stories paragraph and its heading; keeps a paragraph of sources written out and a sentence that links", () => {
+    const related =
+      `<h2>Also on Example Health</h2><p><a href="/why-no-loss">Why am I not losing weight? 4 possible reasons</a><br> <br><a href="/20-kilos">20 kilos off: this plan works!</a><br><br>` +
+      `<a href="/slim">Slim at last! 8 tips that really work</a><br><a href="/home-gym">Home gym: the perfect workout at home!</a></p>`;
+    const html = page(
+      "How to lose weight fast",
+      `<article><h1>How to lose weight fast</h1>${paragraphs("diet", 4)}
+       <p>Read <a href="/study">the whole study</a> if you want to know more. Is it worth it? Yes!</p>
+       <p><a href="https://www.example.org/study-2021">https://www.example.org/study-2021</a><br><a href="https://data.example.net/tables">https://data.example.net/tables</a></p>${related}</article>`,
+    );
+    const out = text(html);
+    expect(out).toContain("The diet report, paragraph 3");
+    expect(out).toContain("Read the whole study if you want to know more.");
+    expect(out).toContain("https://data.example.net/tables");
+    expect(out).not.toContain("Why am I not losing weight?");
+    expect(out).not.toContain("Home gym");
+    expect(out).not.toContain("Also on Example Health");
+  });
+});
