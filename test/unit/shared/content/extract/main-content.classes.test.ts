@@ -802,3 +802,28 @@ describe("a paragraph of links, one per line, whose headlines end with '?' or '!
     expect(out).not.toContain("Also on Example Health");
   });
 });
+
+describe("a list that is all link to other pages, whose headlines end with '?' or '!'", () => {
+  const related = `<ul class="stream">${["Who wins the derby? Our forecast", "Coach quits after the final!", "Is the season over? The table says no", "Five goals in ten minutes!"].map((h, i) => `<li><a href="/sport/${i}">${h}</a></li>`).join("")}</ul>`;
+  it("drops the list of other stories; keeps a table of contents that links to the article's sections", () => {
+    const toc = `<div class="toc"><p>Contents</p><ul><li><a href="/guide#why">Why does the tyre lose air?</a></li><li><a href="/guide#how">How do I seal it?</a></li><li><a href="/guide#help">Help! It will not seal</a></li></ul></div>`;
+    const html = page("The derby", `<article><h1>The derby</h1>${toc}${paragraphs("derby", 4)}${related}</article>`);
+    const out = text(html);
+    expect(out).toContain("The derby report, paragraph 3");
+    expect(out).toContain("How do I seal it?");
+    expect(out).not.toContain("Who wins the derby?");
+    expect(out).not.toContain("Five goals in ten minutes!");
+  });
+  it("keeps a data table with linked cells beside it, when the list's removal leaves the table alone in its box", () => {
+    const facts =
+      `<div class="tab"><table class="about"><tbody>` +
+      [["Sport", "Speedway"], ["League", "Example League"], ["Town", "Exampleton"], ["Stadium", "Example Stadium in Exampleton"], ["Referee", "Ann Example"]]
+        .map(([k, v]) => `<tr><th>${k}</th><td><a href="/${k!.toLowerCase()}">${v}</a></td></tr>`)
+        .join("") +
+      `<tr><th>First leg</th><td>46:44</td></tr></tbody></table>${related}</div>`;
+    const html = page("The derby", `<article><h1>The derby</h1>${paragraphs("derby", 4)}${facts}</article>`);
+    const out = text(html);
+    expect(out).toContain("Example Stadium in Exampleton");
+    expect(out).not.toContain("Coach quits after the final!");
+  });
+});
