@@ -483,7 +483,7 @@ export function cleanSubtree(
       removed.add(el);
       return;
     }
-    if ((relaxed && unlikely.has(el) && s.chars < 4 * META_MAX_CHARS) || shouldRemove(el, s, scores.get(el) ?? 0)) removed.add(el);
+    if ((relaxed && unlikely.has(el) && s.chars < 4 * META_MAX_CHARS) || shouldRemove(el, s, scores.get(el) ?? 0, stats, removed)) removed.add(el);
   });
   const s = stats.get(root) ?? emptyStats();
   const figures = { chars: s.chars, sentences: s.sentences };
@@ -503,7 +503,7 @@ function isSlideText(s: Figures): boolean {
 
 const SLIDE_TEXT_CHARS = 150;
 
-function shouldRemove(el: LightElement, s: Figures, contentScore: number): boolean {
+function shouldRemove(el: LightElement, s: Figures, contentScore: number, stats: FiguresTable, removed: ReadonlySet<LightElement>): boolean {
   const name = el.nodeName;
   if (name === "INPUT" || name === "TEXTAREA" || name === "LABEL") return true;
   // Whatever its class says ("slide-caption"): the slide's text is the article's.
@@ -534,12 +534,105 @@ function shouldRemove(el: LightElement, s: Figures, contentScore: number): boole
   if (!isList && s.headingChars / s.chars < 0.9 && s.chars < 25 && (s.images === 0 || s.images > 2) && name !== "P" && name !== "TD" && name !== "SPAN" && !(s.hasCode && wrapsCodeBlock(el))) return true;
   // A linked cell of a data table (a product's name, a download's platform) is the table's data.
   if (name === "TD" && inDataTable(el)) return false;
+  if (name === "P" && density >= 0.95 && s.chars < LINK_LINES_MAX_CHARS && isLinkLines(el)) return true;
   if (name === "P" || name === "SPAN" || name === "TD") return density > 0.8 && s.sentences === 0 && s.chars < 300 && !(s.chars <= ADDRESS_MAX_CHARS && WRITTEN_ADDRESS.test(textStart(el, ADDRESS_MAX_CHARS)));
-  if (!isList && weight < 25 && density > 0.2 && s.sentences < 3) return true;
+  if (!isList && weight < 25 && density > 0.2 && s.sentences < 3) return !holdsOnlyDataTable(el, stats, removed);
   if (isList && density > 0.5 && s.sentences < 2) return true;
+  if (isList && density >= 0.95 && s.chars < LINK_LIST_MAX_CHARS && linksElsewhere(el)) return true;
   if (weight >= 25 && density > 0.5) return true;
   if ((s.embeds === 1 && s.chars < 75) || s.embeds > 1) return s.chars < 75;
   return false;
+}
+
+/** A paragraph of links one per line is a box of a few headlines. */
+const LINK_LINES_MAX_CHARS = 600;
+
+/** At most this many children of such a paragraph are looked at. */
+const LINK_LINES_CHILDREN = 40;
+
+/**
+ * Whether a paragraph is links alone, two or more, each on a line of its own (`<a>…</a><br><a>…</a>`):
+ * a list of other pages written without a list, such as the headlines of a related-stories box. Its
+ * headlines may end with "?" or "!", which the link-density rule reads as sentences. Links whose
+ * text is their own address (sources written out) are not such a list.
+ */
+function isLinkLines(el: LightElement): boolean {
+  let links = 0;
+  let lineOpen = false;
+  let n = 0;
+  for (let c = el.firstChild; c !== null; c = c.nextSibling) {
+    if (++n > LINK_LINES_CHILDREN) return false;
+    if (c.nodeType === 3) {
+      if (c.data.trim() !== "") return false;
+      continue;
+    }
+    if (c.nodeType !== 1) continue;
+    if (c.nodeName === "BR") {
+      lineOpen = false;
+      continue;
+    }
+    if (c.nodeName !== "A" || lineOpen || WRITTEN_ADDRESS.test(textStart(c, ADDRESS_MAX_CHARS))) return false;
+    links++;
+    lineOpen = true;
+  }
+  return links >= 2;
+}
+
+/** A list of other pages' headlines is a box; a longer list of links is an index, judged by the rules before. */
+const LINK_LIST_MAX_CHARS = 1500;
+
+/** At most this many nodes of such a list are walked for its links. */
+const LINK_LIST_NODES = 400;
+
+/**
+ * Whether a list that is all link holds two or more links and none to a place on a page (`#…`): a
+ * table of contents links to the article's own sections, and is kept by the rules above; headlines
+ * of other stories link to other pages. Their headlines may end with "?" or "!", which the list
+ * rule before reads as sentences.
+ */
+function linksElsewhere(el: LightElement): boolean {
+  let links = 0;
+  let steps = 0;
+  const stack: LightNode[] = [];
+  for (let c = el.lastChild; c !== null; c = c.previousSibling) stack.push(c);
+  while (stack.length > 0) {
+    if (++steps > LINK_LIST_NODES) return false;
+    const n = stack.pop()!;
+    if (n.nodeType !== 1) continue;
+    if (n.nodeName === "A") {
+      if ((n.attributes.href ?? "").includes("#")) return false;
+      links++;
+      continue;
+    }
+    for (let c = n.lastChild; c !== null; c = c.previousSibling) stack.push(c);
+  }
+  return links >= 2;
+}
+
+/** At most this many children of a block are looked at for the data table it holds. */
+const TABLE_WRAPPER_CHILDREN = 8;
+
+/**
+ * Whether a block's kept text is all in one data table (a match's facts with linked names, a
+ * product table): its link density is the table's, whose linked cells are data (see
+ * {@link inDataTable}), not a link list's.
+ */
+function holdsOnlyDataTable(el: LightElement, stats: FiguresTable, removed: ReadonlySet<LightElement>): boolean {
+  let table: LightElement | null = null;
+  let n = 0;
+  for (let c = el.firstChild; c !== null; c = c.nextSibling) {
+    if (c.nodeType === 3) {
+      if (c.data.trim() !== "") return false;
+      continue;
+    }
+    if (c.nodeType !== 1 || removed.has(c)) continue;
+    if (++n > TABLE_WRAPPER_CHILDREN) return false;
+    if ((stats.get(c)?.chars ?? 0) === 0) continue;
+    if (table !== null || c.nodeName !== "TABLE") return false;
+    table = c;
+  }
+  const ts = table === null ? undefined : stats.get(table);
+  return table !== null && ts !== undefined && isDataTable(table, ts);
 }
 
 /** A web or e-mail address written out is a line or so. */
@@ -583,15 +676,16 @@ function dropLinkListTails(root: LightElement, removed: Set<LightElement>, stats
   // Trailing headings with no text after them: section titles left over from what cleaning took.
   // A pull quote or a summary line set as a heading is a sentence of the article, and stays.
   // An appeal to the reader at the article's end goes too, at any length up to a box's.
+  last = pastBlanks(last, removed, stats);
   while (last !== null && ((HEADINGS.has(last.nodeName) && !isSentenceHeading(last, stats.get(last))) || isTrailingAppeal(last, stats.get(last), articleChars))) {
     removed.add(last);
-    last = previousKept(last, removed);
+    last = pastBlanks(previousKept(last, removed), removed, stats);
   }
   // The appeal may close the article's last container (the post's body inside its wrapper), and
   // a short line or two may follow it (a credit, a separator).
   let box = last;
   for (let depth = 0; box !== null && depth < APPEAL_DEPTH && APPEAL_CONTAINERS.has(box.nodeName); depth++) {
-    let tail = lastKept(box, removed);
+    let tail = pastBlanks(lastKept(box, removed), removed, stats);
     let passed = 0;
     while (tail !== null) {
       const s = stats.get(tail);
@@ -600,11 +694,26 @@ function dropLinkListTails(root: LightElement, removed: Set<LightElement>, stats
       } else if (passed < APPEAL_PASSED_LINES && s !== undefined && s.chars < APPEAL_PASSED_CHARS && !APPEAL_CONTAINERS.has(tail.nodeName)) {
         passed++;
       } else break;
-      tail = previousKept(tail, removed);
+      tail = pastBlanks(previousKept(tail, removed), removed, stats);
     }
     if (tail !== null && passed > 0) break;
     box = tail;
   }
+}
+
+/**
+ * `el`, or the first kept element before it, past the blanks at the end of a run of siblings: a
+ * line break, a rule, or an empty paragraph (`<br>` or `<p>&nbsp;</p>` after a box at the
+ * article's end). They end no block of their own, so the article's last block is the one before
+ * them. An empty element of another kind may be a picture's or a player's place, and stops.
+ */
+function pastBlanks(el: LightElement | null, removed: ReadonlySet<LightElement>, stats: FiguresTable): LightElement | null {
+  for (let n = el; n !== null; n = previousKept(n, removed)) {
+    if (n.nodeName === "BR" || n.nodeName === "HR") continue;
+    const s = stats.get(n);
+    if (n.nodeName !== "P" || s === undefined || s.chars > 0 || s.images > 0 || s.embeds > 0 || s.inputs > 0) return n;
+  }
+  return null;
 }
 
 /** A box that asks the reader for support or a subscription is a few short paragraphs. */

@@ -787,3 +787,77 @@ describe("paragraphs written with <br> in a div beside a floated box or a table"
     expect(out).not.toContain("Bodega Example 3");
   });
 });
+
+describe("an appeal to the reader before line breaks or empty paragraphs at the article's end", () => {
+  const box =
+    `<div class="note"><div class="wrap"><div><div><strong>Support independent journalism</strong></div>If you find our work valuable, support us: join the readers whose monthly or yearly membership keeps our reporters where others do not go, ` +
+    `and lets them tell what others do not tell or try to hide. Every month, readers like you pay for the long reports, the court visits and the data work that no advertiser would pay for, ` +
+    `and they make sure that what we find out reaches everyone, free of charge, whether they can pay or not.<br><br>You can cancel at any time.<br></div>` +
+    `<div>We need you to keep asking questions.</div><div><a href="https://support.example/join">Join us</a></div><div>Read <a href="/about/funding">here</a> how we are funded and who owns us.</div></div></div>`;
+  const body = (end: string) =>
+    page("The assembly and the press", `<div class="top"><h1>The assembly and the press</h1><p>Thursday, 21 April 2022</p></div><div class="body">${paragraphs("assembly", 4)}<br>${end}</div>`);
+  it("drops the support box when a <br>, an <hr> or an empty <p> follows it in the article's own block", () => {
+    for (const blank of ["<br>", "<hr>", "<p>&nbsp;</p>", "<br><p></p><br>"]) {
+      const out = text(body(box + blank));
+      expect(out).toContain("The assembly report, paragraph 3");
+      expect(out).not.toContain("If you find our work valuable");
+      expect(out).not.toContain("We need you to keep asking questions");
+      expect(out).not.toContain("how we are funded");
+    }
+  });
+  it("keeps the story's last paragraph before a <br>, and a picture after it", () => {
+    const md = htmlToMarkdown(body(`<p>The assembly meets again on Tuesday, when the vote on the new press law is due.</p><p><img src="/hall.jpg" alt="The assembly hall"></p><br>`), {
+      baseUrl: BASE,
+      mainContent: true,
+      format: "markdown",
+    }).markdown;
+    expect(md).toContain("The assembly meets again on Tuesday");
+    expect(md).toContain("/hall.jpg");
+  });
+});
+
+describe("a paragraph of links, one per line, whose headlines end with '?' or '!'", () => {
+  it("drops the related-stories paragraph and its heading; keeps a paragraph of sources written out and a sentence that links", () => {
+    const related =
+      `<h2>Also on Example Health</h2><p><a href="/why-no-loss">Why am I not losing weight? 4 possible reasons</a><br> <br><a href="/20-kilos">20 kilos off: this plan works!</a><br><br>` +
+      `<a href="/slim">Slim at last! 8 tips that really work</a><br><a href="/home-gym">Home gym: the perfect workout at home!</a></p>`;
+    const html = page(
+      "How to lose weight fast",
+      `<article><h1>How to lose weight fast</h1>${paragraphs("diet", 4)}
+       <p>Read <a href="/study">the whole study</a> if you want to know more. Is it worth it? Yes!</p>
+       <p><a href="https://www.example.org/study-2021">https://www.example.org/study-2021</a><br><a href="https://data.example.net/tables">https://data.example.net/tables</a></p>${related}</article>`,
+    );
+    const out = text(html);
+    expect(out).toContain("The diet report, paragraph 3");
+    expect(out).toContain("Read the whole study if you want to know more.");
+    expect(out).toContain("https://data.example.net/tables");
+    expect(out).not.toContain("Why am I not losing weight?");
+    expect(out).not.toContain("Home gym");
+    expect(out).not.toContain("Also on Example Health");
+  });
+});
+
+describe("a list that is all link to other pages, whose headlines end with '?' or '!'", () => {
+  const related = `<ul class="stream">${["Who wins the derby? Our forecast", "Coach quits after the final!", "Is the season over? The table says no", "Five goals in ten minutes!"].map((h, i) => `<li><a href="/sport/${i}">${h}</a></li>`).join("")}</ul>`;
+  it("drops the list of other stories; keeps a table of contents that links to the article's sections", () => {
+    const toc = `<div class="toc"><p>Contents</p><ul><li><a href="/guide#why">Why does the tyre lose air?</a></li><li><a href="/guide#how">How do I seal it?</a></li><li><a href="/guide#help">Help! It will not seal</a></li></ul></div>`;
+    const html = page("The derby", `<article><h1>The derby</h1>${toc}${paragraphs("derby", 4)}${related}</article>`);
+    const out = text(html);
+    expect(out).toContain("The derby report, paragraph 3");
+    expect(out).toContain("How do I seal it?");
+    expect(out).not.toContain("Who wins the derby?");
+    expect(out).not.toContain("Five goals in ten minutes!");
+  });
+  it("keeps a data table with linked cells beside it, when the list's removal leaves the table alone in its box", () => {
+    const facts =
+      `<div class="tab"><table class="about"><tbody>` +
+      [["Sport", "Speedway"], ["League", "Example League"], ["Town", "Exampleton"], ["Stadium", "Example Stadium in Exampleton"], ["Referee", "Ann Example"]]
+        .map(([k, v]) => `<tr><th>${k}</th><td><a href="/${k!.toLowerCase()}">${v}</a></td></tr>`)
+        .join("") +
+      `<tr><th>First leg</th><td>46:44</td></tr></tbody></table>${related}</div>`;
+    const html = page("The derby", `<article><h1>The derby</h1>${paragraphs("derby", 4)}${facts}</article>`);
+    const out = text(html);
+    expect(out).toContain("Example Stadium in Exampleton");
+    expect(out).not.toContain("Coach quits after the final!");
+  });
+});
