@@ -236,6 +236,13 @@ function buildService(context: ConversionContext, overrides: TurndownService.Opt
   };
   fastHeadings(service);
   fastInlineCode(service);
+  // The rules' names, for the filters' guards (see FILTER_GUARDS): turndown's array keeps only the rules.
+  const named = new Map<string, Rule>(Object.entries((service.options as { rules?: Record<string, Rule> }).rules ?? {}));
+  const addRule = service.addRule.bind(service);
+  service.addRule = (key, rule) => {
+    named.set(key, rule as Rule);
+    return addRule(key, rule);
+  };
   service.use(gfm);
   const before = new Set(rulesOf(service).array);
   const tables = useLinearTables(service);
@@ -301,8 +308,46 @@ function buildService(context: ConversionContext, overrides: TurndownService.Opt
       return `[${content}](${escapeLinkDestination(href)}${titlePart})`;
     },
   });
-  indexRulesByTag(service, context, tables, tableRules);
+  // turndown's own addRule again (from its prototype).
+  delete (service as { addRule?: unknown }).addRule;
+  indexRulesByTag(service, context, tables, tableRules, filterGuards(named));
   return service;
+}
+
+/**
+ * What an element must be for a rule's function filter to match it, for the rules of webgate's
+ * service that have one (read from turndown 7.2.5, `@joplin/turndown-plugin-gfm` 1.0.68 and this
+ * service's own rules, by the name each was added under): the tag names it can match, or
+ * "attributes" for a filter that matches only elements with attributes (the task-list filter asks
+ * for `type="checkbox"` or `role="checkbox"` on any tag). A filter not listed here may match
+ * anything and is asked for every element. A test checks each guard against its filter on
+ * elements of every tag, with and without attributes.
+ */
+export const FILTER_GUARDS: Readonly<Record<string, readonly string[] | "attributes">> = {
+  indentedCodeBlock: ["PRE"],
+  fencedCodeBlock: ["PRE"],
+  inlineLink: ["A"],
+  referenceLink: ["A"],
+  code: ["CODE"],
+  highlightedCodeBlock: ["DIV"],
+  table: ["TABLE"],
+  taskListItems: "attributes",
+  webgateOrphanTableParts: ["TR", "TD", "TH"],
+  webgateInlineLink: ["A"],
+  webgateTable: ["TABLE"],
+};
+
+/** A function filter's guard (see {@link FILTER_GUARDS}): the tags it can match, or null for any tag with attributes. */
+type Guard = ReadonlySet<string> | null;
+
+/** The guards of the named rules' function filters, by filter (a copy of a rule made by replaceTurndownRule keeps its filter). */
+function filterGuards(named: ReadonlyMap<string, Rule>): Map<Filter, Guard> {
+  const guards = new Map<Filter, Guard>();
+  for (const [name, guard] of Object.entries(FILTER_GUARDS)) {
+    const filter = named.get(name)?.filter;
+    if (typeof filter === "function") guards.set(filter, guard === "attributes" ? null : new Set(guard));
+  }
+  return guards;
 }
 
 /** turndown's own rule of that name (its `options.rules`, the CommonMark rules it starts a service with), if any. */
@@ -400,8 +445,18 @@ function rulesOf(service: TurndownService): RulesInternals {
   return (service as unknown as { rules: RulesInternals }).rules;
 }
 
-/** The walk of prose-walk.ts for each service built here, with the `forNode` it goes with. */
-const WALKS = new WeakMap<TurndownService, { forNode: RulesInternals["forNode"]; rules: WalkRules }>();
+/** The walk of prose-walk.ts for each service built here, with the `forNode` it goes with and the filters' guards. */
+const WALKS = new WeakMap<TurndownService, { forNode: RulesInternals["forNode"]; rules: WalkRules; guards: ReadonlyMap<Filter, Guard> }>();
+
+/**
+ * The guards the tree walk's rule lookup trusts for `service` (built here), by function filter:
+ * the tags each filter can match, or null for "only elements with attributes" (see
+ * {@link FILTER_GUARDS}); empty for any other service. For the test that checks them.
+ */
+export function filterGuardsOf(service: TurndownService): ReadonlyMap<(node: unknown, options: unknown) => boolean, ReadonlySet<string> | null> {
+  const guards = WALKS.get(service)?.guards ?? new Map<Filter, Guard>();
+  return guards as ReadonlyMap<(node: unknown, options: unknown) => boolean, Guard>;
+}
 
 /**
  * The conversion of a light tree (whitespace collapsed, facts marked: see html-to-markdown.ts)
@@ -424,7 +479,7 @@ export function treeWalkOf(service: TurndownService): ((root: LightElement) => s
  * It also writes plain tables (see {@link writePlainTable}) itself, and records for
  * {@link treeWalkOf} the walk that uses the same lookup.
  */
-function indexRulesByTag(service: TurndownService, context: ConversionContext, tables: LinearTables, tableRules: ReadonlySet<Rule>): void {
+function indexRulesByTag(service: TurndownService, context: ConversionContext, tables: LinearTables, tableRules: ReadonlySet<Rule>, guards: ReadonlyMap<Filter, Guard>): void {
   const rules = rulesOf(service);
   const options = service.options;
   const byTag = new Map<string, Rule[]>();
@@ -435,6 +490,10 @@ function indexRulesByTag(service: TurndownService, context: ConversionContext, t
       candidates = rules.array.filter((r) => typeof r.filter === "function" || (typeof r.filter === "string" ? r.filter === name : r.filter!.includes(name)));
       byTag.set(node.nodeName, candidates);
     }
+    return firstMatch(candidates, node);
+  };
+  /** turndown's search through `candidates`, then its keep, remove and default rules. */
+  const firstMatch = (candidates: readonly Rule[], node: ConvertedNode): Rule => {
     for (let i = 0; i < candidates.length; i++) {
       const rule = candidates[i]!;
       if (typeof rule.filter !== "function" || rule.filter.call(rule, node, options)) return rule;
@@ -466,12 +525,29 @@ function indexRulesByTag(service: TurndownService, context: ConversionContext, t
     return rule;
   };
   rules.forNode = forNode;
+  const byGuardedTag = new Map<string, GuardedCandidates>();
+  const guardedFind = (node: LightElement): Rule => {
+    let tag = byGuardedTag.get(node.nodeName);
+    if (tag === undefined) {
+      tag = guardedCandidates(node.nodeName, rules, guards, tableRules);
+      byGuardedTag.set(node.nodeName, tag);
+    }
+    const attributed = node.hasAttributes();
+    const known = attributed ? tag.attributedRule : tag.bareRule;
+    if (known !== null) {
+      if (known.table) context.tablesUsed = true;
+      return known.rule;
+    }
+    const rule = firstMatch(attributed ? tag.attributed : tag.bare, node as unknown as ConvertedNode);
+    if (tableRules.has(rule)) context.tablesUsed = true;
+    return rule;
+  };
   WALKS.set(service, {
     forNode,
     rules: {
       ruleFor: (node, isBlank) => {
         context.meter?.tick();
-        return isBlank ? rules.blankRule : find(node as unknown as ConvertedNode);
+        return isBlank ? rules.blankRule : guardedFind(node);
       },
       escape,
       options,
@@ -479,7 +555,45 @@ function indexRulesByTag(service: TurndownService, context: ConversionContext, t
       plainTableContent: (table) => tables.plainTableContent(table, escape, tick, partRule),
       rules: rules.array,
     },
+    guards,
   });
+}
+
+/** A rule known for every element of a tag (no function filter left to ask before it), and whether it is a table rule. */
+interface KnownRule {
+  rule: Rule;
+  table: boolean;
+}
+
+/**
+ * The rules an element of one tag can match, in turndown's order (tag filters for it, and the
+ * function filters whose guard lets it through), for an element without attributes (`bare`) and
+ * with (`attributed`); and for each, the rule itself when the first of them has a tag filter (every
+ * element of the tag then gets it, with no filter to call: a `<p>` went through six function
+ * filters before its own rule).
+ */
+interface GuardedCandidates {
+  bare: Rule[];
+  attributed: Rule[];
+  bareRule: KnownRule | null;
+  attributedRule: KnownRule | null;
+}
+
+function guardedCandidates(nodeName: string, rules: RulesInternals, guards: ReadonlyMap<Filter, Guard>, tableRules: ReadonlySet<Rule>): GuardedCandidates {
+  const name = nodeName.toLowerCase();
+  const forTag = rules.array.filter((r) => {
+    const filter = r.filter!;
+    if (typeof filter === "string") return filter === name;
+    if (typeof filter !== "function") return filter.includes(name);
+    const guard = guards.get(filter);
+    return guard === undefined || guard === null || guard.has(nodeName);
+  });
+  const bare = forTag.filter((r) => typeof r.filter !== "function" || guards.get(r.filter) !== null);
+  const known = (candidates: Rule[]): KnownRule | null => {
+    const first = candidates[0];
+    return first === undefined || typeof first.filter === "function" ? null : { rule: first, table: tableRules.has(first) };
+  };
+  return { bare, attributed: forTag, bareRule: known(bare), attributedRule: known(forTag) };
 }
 
 /**
