@@ -26,13 +26,33 @@ export const TURNDOWN_OPTIONS: TurndownService.Options = {
 const MAY_NEED_ESCAPE_ANYWHERE = /[\\*`[\]_]/;
 const MAY_NEED_ESCAPE_AT_START = /^(?:[-+=#~>]|\d+\. )/;
 
+/** `\ * ` [ ] _` by code: {@link MAY_NEED_ESCAPE_ANYWHERE}'s characters. */
+const ESCAPED_CODES = new Uint8Array(128);
+for (const c of "\\*`[]_") ESCAPED_CODES[c.charCodeAt(0)] = 1;
+
+/**
+ * Texts up to this long are scanned a character at a time instead of by the regex: a regex call
+ * costs more than the scan of a short text, and a table of one-word cells or a page of short
+ * paragraphs has one text per element.
+ */
+const SHORT_TEXT = 16;
+
+/** {@link MAY_NEED_ESCAPE_ANYWHERE}`.test(text)`, by a scan. */
+function hasEscapedCharacter(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 128 && ESCAPED_CODES[c] === 1) return true;
+  }
+  return false;
+}
+
 /**
  * Whether `text` may need escaping (see the two patterns above). One pattern with both parts
  * (`a|^b`) made the regex engine try the anchored part at every position; as two tests, with the
  * anchored one only when the first character can start it, it takes half the time.
  */
 function mayNeedEscape(text: string): boolean {
-  if (MAY_NEED_ESCAPE_ANYWHERE.test(text)) return true;
+  if (text.length <= SHORT_TEXT ? hasEscapedCharacter(text) : MAY_NEED_ESCAPE_ANYWHERE.test(text)) return true;
   const c = text.charCodeAt(0);
   // - + = # ~ > or a digit
   return (c === 45 || c === 43 || c === 61 || c === 35 || c === 126 || c === 62 || (c >= 48 && c <= 57)) && MAY_NEED_ESCAPE_AT_START.test(text);
