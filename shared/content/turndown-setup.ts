@@ -1,7 +1,7 @@
 import TurndownService from "turndown";
 import { gfm } from "@joplin/turndown-plugin-gfm";
 import type { WorkMeter } from "./conversion-deadline";
-import { LightElement } from "./light-dom";
+import { LightElement, structureVersion } from "./light-dom";
 import { type LinearTables, useLinearTables } from "./markdown-tables";
 import { type WalkRules, convertTree } from "./prose-walk";
 import { ReferenceResolver } from "./references";
@@ -160,6 +160,32 @@ export function indentItem(content: string, width: number): string {
   return item.includes("\n") ? item.replace(/\n/g, `\n${" ".repeat(width)}`) : item;
 }
 
+/** The last item whose index {@link listItemIndex} found in each light-dom list, and the tree structure it was found in. */
+const lastListItems = new WeakMap<object, { item: unknown; index: number; version: number }>();
+
+/**
+ * `node`'s index among `list.children` (its position among the list's elements), for the ordered
+ * list's item numbers. turndown converts a list's items in order, so for a light-dom list the item
+ * after the last one asked about is one further along: `indexOf` on the list's children for every
+ * item made an `<ol>` of n items cost O(n²) (160,000 items took 4.5 s). Any other DOM, a tree changed
+ * since, or an item not right after the last one, is looked up by `indexOf` as before.
+ */
+function listItemIndex(list: { children: ArrayLike<unknown> }, node: unknown): number {
+  if (!(node instanceof LightElement)) return Array.prototype.indexOf.call(list.children, node);
+  let previous = node.previousSibling;
+  while (previous !== null && previous.nodeType !== 1) previous = previous.previousSibling;
+  const version = structureVersion();
+  const last = lastListItems.get(list);
+  const index = previous === null ? 0 : last !== undefined && last.item === previous && last.version === version ? last.index + 1 : Array.prototype.indexOf.call(list.children, node);
+  if (last === undefined) lastListItems.set(list, { item: node, index, version });
+  else {
+    last.item = node;
+    last.index = index;
+    last.version = version;
+  }
+  return index;
+}
+
 function hasTableAncestor(node: RuleNode): boolean {
   for (let p = node.parentNode; p !== null; p = p.parentNode) {
     if (p.nodeName === "TABLE") return true;
@@ -290,7 +316,7 @@ function buildService(context: ConversionContext, overrides: TurndownService.Opt
       const parent = el.parentNode;
       if (parent !== null && parent.nodeName === "OL") {
         const start = parent.getAttribute("start");
-        const index = Array.prototype.indexOf.call(parent.children, node);
+        const index = listItemIndex(parent, node);
         prefix = `${start !== null && start.trim() !== "" && Number.isFinite(Number(start)) ? Number(start) + index : index + 1}. `;
       }
       const body = indentItem(content, prefix.length);
