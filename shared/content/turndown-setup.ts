@@ -578,13 +578,15 @@ function indexRulesByTag(service: TurndownService, context: ConversionContext, t
       tag = guardedCandidates(node.nodeName, rules, guards, tableRules);
       byGuardedTag.set(node.nodeName, tag);
     }
+    // Elements of a tag with no rule known without its filters are searched as turndown does (asking whether they have attributes would not spare a filter).
+    if (tag.bareRule === null) return find(node as unknown as ConvertedNode);
     const attributed = node.hasAttributes();
     const known = attributed ? tag.attributedRule : tag.bareRule;
     if (known !== null) {
       if (known.table) context.tablesUsed = true;
       return known.rule;
     }
-    const rule = firstMatch(attributed ? tag.attributed : tag.bare, node as unknown as ConvertedNode);
+    const rule = firstMatch(tag.attributed, node as unknown as ConvertedNode);
     if (tableRules.has(rule)) context.tablesUsed = true;
     return rule;
   };
