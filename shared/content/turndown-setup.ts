@@ -578,15 +578,17 @@ function indexRulesByTag(service: TurndownService, context: ConversionContext, t
       tag = guardedCandidates(node.nodeName, rules, guards, tableRules);
       byGuardedTag.set(node.nodeName, tag);
     }
-    // Elements of a tag with no rule known without its filters are searched as turndown does (asking whether they have attributes would not spare a filter).
-    if (tag.bareRule === null) return find(node as unknown as ConvertedNode);
-    const attributed = node.hasAttributes();
+    // A tag whose first candidate is a function filter either way (<a>, <code>) is searched through
+    // all its candidates without asking the element whether it has attributes: the answer would
+    // spare no call before that filter's, and asking cost links 7-12% in the A/B.
+    const ask = tag.bareRule !== null || tag.bare.length === 0;
+    const attributed = !ask || node.hasAttributes();
     const known = attributed ? tag.attributedRule : tag.bareRule;
     if (known !== null) {
       if (known.table) context.tablesUsed = true;
       return known.rule;
     }
-    const rule = firstMatch(tag.attributed, node as unknown as ConvertedNode);
+    const rule = firstMatch(attributed ? tag.attributed : tag.bare, node as unknown as ConvertedNode);
     if (tableRules.has(rule)) context.tablesUsed = true;
     return rule;
   };
