@@ -66,6 +66,14 @@ export type LightNode = LightElement | LightText;
  */
 let structureEpoch = 0;
 
+/**
+ * A number that changes whenever any light tree's structure changes ({@link structureEpoch}): a
+ * cache of positions in a tree is good while it is the same.
+ */
+export function structureVersion(): number {
+  return structureEpoch;
+}
+
 /** Upper-case names of the elements HTML defines, as literals: V8 interns (deduplicates) literals. */
 const HTML_TAG_NAMES = [
   "A", "ABBR", "ADDRESS", "AREA", "ARTICLE", "ASIDE", "AUDIO", "B", "BASE", "BDI", "BDO", "BLOCKQUOTE", "BODY", "BR", "BUTTON",

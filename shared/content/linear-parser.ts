@@ -13,7 +13,8 @@ import { Parser, Tokenizer, type Handler, type ParserOptions } from "htmlparser2
  */
 class TopFirstStack<T> {
   private readonly items: T[] = [];
-  private readonly counts = new Map<T, number>();
+  /** How many times each item is on the stack, in a box per item: one look-up per push and pop, not a get and a set. */
+  private readonly counts = new Map<T, { n: number }>();
   /**
    * The top, as an own data property kept current by unshift and shift: htmlparser2 reads
    * `stack[0]` and `foreignContext[0]` on every tag, and an indexed getter on the prototype made
@@ -43,7 +44,9 @@ class TopFirstStack<T> {
   // close and open made the map rehash as it went (a few names, millions of times).
   unshift(item: T): number {
     this.items.push(item);
-    this.counts.set(item, (this.counts.get(item) ?? 0) + 1);
+    const count = this.counts.get(item);
+    if (count === undefined) this.counts.set(item, { n: 1 });
+    else count.n++;
     this[0] = item;
     return this.items.length;
   }
@@ -51,12 +54,12 @@ class TopFirstStack<T> {
   shift(): T | undefined {
     const item = this.items.pop();
     this[0] = this.items[this.items.length - 1];
-    if (item !== undefined) this.counts.set(item, this.counts.get(item)! - 1);
+    if (item !== undefined) this.counts.get(item)!.n--;
     return item;
   }
 
   includes(item: T): boolean {
-    return (this.counts.get(item) ?? 0) > 0;
+    return (this.counts.get(item)?.n ?? 0) > 0;
   }
 
   indexOf(item: T): number {

@@ -175,25 +175,64 @@ function hasNoAttributes(node: TableNode): boolean {
 }
 
 /**
- * Counts `cell`'s vote for the alignment of column `c` (four counters per column in `votes`, for
- * the {@link ALIGNMENTS}; `leaders` the winning one's index per column, grown as columns appear).
- * An alignment outside the four is not counted: the plugin counted it from NaN, so it never won.
+ * The alignment votes of a table's columns: four counters per column, for the {@link ALIGNMENTS},
+ * and the winning one's index per column, in typed arrays grown by doubling as columns appear (a
+ * row of 250,000 cells pushed five numbers per cell onto two growing arrays). An alignment outside
+ * the four is not counted: the plugin counted it from NaN, so it never won.
  */
-function vote(votes: number[], leaders: number[], c: number, cell: TableNode): void {
-  voteFor(votes, leaders, c, alignmentOf(cell));
+class ColumnVotes {
+  // Four columns to start: 64 bytes, which V8 keeps on its heap (a larger typed array's memory is
+  // allocated and freed outside it, which cost a page of many small tables more than its votes).
+  private votes = new Int32Array(16);
+  private leaders = new Uint8Array(4);
+  /** How many columns have a vote (the longest row so far). */
+  count = 0;
+
+  /** Counts `cell`'s vote for the alignment of column `c`. */
+  vote(c: number, cell: TableNode): void {
+    this.voteFor(c, alignmentOf(cell));
+  }
+
+  /** {@link vote} for a cell whose alignment is `alignment`. */
+  voteFor(c: number, alignment: string): void {
+    if (c >= this.count) this.grow(c + 1);
+    const a = alignment === "" ? 0 : ALIGNMENTS.indexOf(alignment);
+    if (a === -1) return;
+    const votes = this.votes;
+    const n = ++votes[c * 4 + a]!;
+    // Strictly more votes: on a tie the alignment that got there first keeps the column.
+    if (n > votes[c * 4 + this.leaders[c]!]!) this.leaders[c] = a;
+  }
+
+  /** The columns the votes elected: their count and alignments. */
+  columns(): { count: number; alignments: string[] } {
+    const alignments = new Array<string>(this.count);
+    for (let c = 0; c < this.count; c++) alignments[c] = ALIGNMENTS[this.leaders[c]!]!;
+    return { count: this.count, alignments };
+  }
+
+  private grow(count: number): void {
+    if (count > this.leaders.length) {
+      const capacity = Math.max(count, this.leaders.length * 2);
+      const leaders = new Uint8Array(capacity);
+      leaders.set(this.leaders);
+      this.leaders = leaders;
+      const votes = new Int32Array(capacity * 4);
+      votes.set(this.votes);
+      this.votes = votes;
+    }
+    this.count = count;
+  }
 }
 
-/** {@link vote} for a cell whose alignment is `alignment`. */
-function voteFor(votes: number[], leaders: number[], c: number, alignment: string): void {
-  while (leaders.length <= c) {
-    leaders.push(0);
-    votes.push(0, 0, 0, 0);
-  }
-  const a = alignment === "" ? 0 : ALIGNMENTS.indexOf(alignment);
-  if (a === -1) return;
-  const n = ++votes[c * 4 + a]!;
-  // Strictly more votes: on a tie the alignment that got there first keeps the column.
-  if (n > votes[c * 4 + leaders[c]!]!) leaders[c] = a;
+/**
+ * The border row of a table of these columns: each column's border written as a cell (its span
+ * from `spanAt`), joined once (appending a cell at a time made a concatenation node per column).
+ */
+function borderRow(columns: { count: number; alignments: string[] }, spanAt: (i: number) => number): string {
+  const cells = new Array<string>(columns.count);
+  for (let i = 0; i < columns.count; i++) cells[i] = spannedCellMarkdown(border(columns.alignments[i]!), spanAt(i), i);
+  return cells.join("");
 }
 
 /** The plugin's `cell()`: one cell's Markdown, `index` its position among its row's child nodes. */
@@ -270,8 +309,7 @@ function isHeadingRow(tr: TableNode): boolean {
  */
 class PlainTableMarkdown<Row> {
   readonly pieces: string[] = [];
-  readonly votes: number[] = [];
-  readonly leaders: number[] = [];
+  readonly votes = new ColumnVotes();
   readonly firstParts: TableNode[] = [];
   rowCount = 0;
   firstRowWidth = 0;
@@ -306,7 +344,12 @@ class PlainTableMarkdown<Row> {
 
   /** The columns the votes elected: their count and alignments. */
   columns(): { count: number; alignments: string[] } {
-    return { count: this.leaders.length, alignments: this.leaders.map((a) => ALIGNMENTS[a]!) };
+    return this.votes.columns();
+  }
+
+  /** After a cell: a row's pieces are joined a chunk at a time too (one join of a 250,000-cell row's pieces took twice as long). */
+  endCell(): void {
+    if (this.pieces.length >= PIECES_PER_CHUNK) this.flush();
   }
 
   /** The whole Markdown, each heading row followed by the border `borderOf` writes for it (none when empty). */
@@ -344,8 +387,7 @@ function tableRules(): { rules: Record<string, TurndownService.Rule> } & Omit<Li
     const found: TableFacts = { hasTrigger: false, hasTable: false, caption: null, plain: true, firstParts: [], rowCount: 0, firstRowWidth: 0 };
     // The table's rows (HTMLTableElement.rows: its own TR children and those of its own row
     // groups) are met on the way: their widths and their cells' alignment votes are counted here.
-    const votes: number[] = [];
-    const leaders: number[] = [];
+    const votes = new ColumnVotes();
     let rowsHoldText = false;
     /** The part tags met so far (their KIND bits above KIND_BITS). */
     let partsSeen = 0;
@@ -374,7 +416,7 @@ function tableRules(): { rules: Record<string, TurndownService.Rule> } & Omit<Li
                 continue;
               }
               hasCell ||= cell.nodeName === "TD" || cell.nodeName === "TH";
-              vote(votes, leaders, c, cell);
+              votes.vote(c, cell);
             }
             if (found.rowCount++ === 0) found.firstRowWidth = c;
           } else {
@@ -403,7 +445,7 @@ function tableRules(): { rules: Record<string, TurndownService.Rule> } & Omit<Li
     if (!found.plain) found.firstParts = [];
     // A row holding text (domino keeps it, inside <pre>): the votes are read as the plugin read
     // them, on first use (the plugin asks the text for its attributes, and throws).
-    if (!rowsHoldText) found.columns = { count: leaders.length, alignments: leaders.map((a) => ALIGNMENTS[a]!) };
+    if (!rowsHoldText) found.columns = votes.columns();
     facts.set(table, found);
     return found;
   };
@@ -435,13 +477,12 @@ function tableRules(): { rules: Record<string, TurndownService.Rule> } & Omit<Li
     const f = factsOf(table);
     if (f.columns !== undefined) return f.columns;
     const rows = table.rows ?? [];
-    const votes: number[] = [];
-    const leaders: number[] = [];
+    const votes = new ColumnVotes();
     for (let r = 0; r < rows.length; r++) {
       let c = 0;
-      for (let cell = rows[r]!.firstChild; cell !== null; cell = cell.nextSibling, c++) vote(votes, leaders, c, cell);
+      for (let cell = rows[r]!.firstChild; cell !== null; cell = cell.nextSibling, c++) votes.vote(c, cell);
     }
-    f.columns = { count: leaders.length, alignments: leaders.map((a) => ALIGNMENTS[a]!) };
+    f.columns = votes.columns();
     return f.columns;
   };
 
@@ -470,8 +511,7 @@ function tableRules(): { rules: Record<string, TurndownService.Rule> } & Omit<Li
   const rowMarkdown = (content: string, tr: TableNode, table: TableNode): string => {
     if (!isHeadingRow(tr)) return `\n${content}`;
     const { count, alignments } = columnsOf(table);
-    let borderCells = "";
-    for (let i = 0; i < count; i++) borderCells += cellMarkdown(border(alignments[i]!), i < tr.childNodes.length ? tr.childNodes[i]! : null, i);
+    const borderCells = borderRow({ count, alignments }, (i) => spanOf(i < tr.childNodes.length ? tr.childNodes[i]! : null));
     return `\n${content}${borderCells ? `\n${borderCells}` : ""}`;
   };
 
@@ -523,7 +563,7 @@ function tableRules(): { rules: Record<string, TurndownService.Rule> } & Omit<Li
    */
   const writeRegular = (table: TableNode, escape: (text: string) => string, tick: () => void, acceptsPart: (part: TableNode) => boolean): string | null => {
     const md = new PlainTableMarkdown<TableNode>();
-    const { pieces, votes, leaders } = md;
+    const { pieces, votes } = md;
     const accepted = (part: TableNode): boolean => md.accepts(part.nodeName, () => part, acceptsPart);
     // The row and cell tags accepted so far (tag names are shared strings): a tag once accepted always is.
     let rowAccepted = false;
@@ -551,8 +591,9 @@ function tableRules(): { rules: Record<string, TurndownService.Rule> } & Omit<Li
           if (inside.nodeType !== 3 || inside.nextSibling !== null) return false;
           content = escape(inside.nodeValue ?? "");
         }
-        vote(votes, leaders, c, cell);
+        votes.vote(c, cell);
         pushCell(pieces, content, cell, c);
+        md.endCell();
       }
       // A row without a cell: not a plain table.
       if (c === 0) return false;
@@ -572,11 +613,7 @@ function tableRules(): { rules: Record<string, TurndownService.Rule> } & Omit<Li
     facts.set(table, { hasTrigger: false, hasTable: false, caption: null, plain: true, firstParts: md.firstParts, rowCount: md.rowCount, firstRowWidth: md.firstRowWidth, columns });
     // A single cell: the rules write the table as its content (turndown's join of the parts as they are).
     if (skipped(table)) return contentByParts(table, escape, tick);
-    return md.finish((tr) => {
-      let borderCells = "";
-      for (let i = 0; i < columns.count; i++) borderCells += cellMarkdown(border(columns.alignments[i]!), i < tr.childNodes.length ? tr.childNodes[i]! : null, i);
-      return borderCells;
-    });
+    return md.finish((tr) => borderRow(columns, (i) => spanOf(i < tr.childNodes.length ? tr.childNodes[i]! : null)));
   };
 
   /**
@@ -599,7 +636,7 @@ function tableRules(): { rules: Record<string, TurndownService.Rule> } & Omit<Li
     const element = table as unknown as LightElement;
     const { children, groups, cellTexts } = packed;
     const md = new PlainTableMarkdown<number>();
-    const { pieces, votes, leaders } = md;
+    const { pieces, votes } = md;
     const accepted = (name: string, standIn: () => TableNode): boolean => md.accepts(name, standIn, acceptsPart);
     /** isFirstTbody of group `g`: a TBODY first in the table, or after a THEAD of blank text. */
     const isFirstTbodyPacked = (g: number): boolean => {
@@ -643,8 +680,9 @@ function tableRules(): { rules: Record<string, TurndownService.Rule> } & Omit<Li
         const text = cellTexts[i] ?? null;
         const content = text === null ? "" : escape(text);
         const hasAttributes = packed.cellHasAttributes(i);
-        voteFor(votes, leaders, c, hasAttributes ? packedAlignment(packed, i) : "");
+        votes.voteFor(c, hasAttributes ? packedAlignment(packed, i) : "");
         pushSpannedCell(pieces, content, hasAttributes ? packedSpan(packed, i) : 1, c);
+        md.endCell();
       }
       md.endRow(c, isHeadingPacked(r) ? r : null);
       return true;
@@ -671,11 +709,9 @@ function tableRules(): { rules: Record<string, TurndownService.Rule> } & Omit<Li
     const columns = md.columns();
     facts.set(table, { hasTrigger: false, hasTable: false, caption: null, plain: true, firstParts: md.firstParts, rowCount: md.rowCount, firstRowWidth: md.firstRowWidth, columns });
     const content = md.finish((row) => {
-      let borderCells = "";
       const start = packed.cellStart(row);
       const width = packed.cellEnd(row) - start;
-      for (let i = 0; i < columns.count; i++) borderCells += spannedCellMarkdown(border(columns.alignments[i]!), i < width ? packedSpan(packed, start + i) : 1, i);
-      return borderCells;
+      return borderRow(columns, (i) => (i < width ? packedSpan(packed, start + i) : 1));
     });
     packedContent.set(table, content);
     return content;
@@ -739,8 +775,9 @@ function tableRules(): { rules: Record<string, TurndownService.Rule> } & Omit<Li
         const { count, alignments } = columnsOf(table);
         let emptyHeader = "";
         if (count && !secondLineIsDivider) {
-          emptyHeader = `|${"     |".repeat(count)}\n|`;
-          for (let c = 0; c < count; c++) emptyHeader += ` ${border(alignments[c]!)} |`;
+          const borders = new Array<string>(count);
+          for (let c = 0; c < count; c++) borders[c] = ` ${border(alignments[c]!)} |`;
+          emptyHeader = `|${"     |".repeat(count)}\n|${borders.join("")}`;
         }
         const captionText = f.caption ? f.caption.textContent || "" : "";
         const caption = captionText ? `${captionText}\n\n` : "";

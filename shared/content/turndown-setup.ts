@@ -1,7 +1,7 @@
 import TurndownService from "turndown";
 import { gfm } from "@joplin/turndown-plugin-gfm";
 import type { WorkMeter } from "./conversion-deadline";
-import { LightElement } from "./light-dom";
+import { LightElement, structureVersion } from "./light-dom";
 import { type LinearTables, useLinearTables } from "./markdown-tables";
 import { type WalkRules, convertTree } from "./prose-walk";
 import { ReferenceResolver } from "./references";
@@ -26,13 +26,33 @@ export const TURNDOWN_OPTIONS: TurndownService.Options = {
 const MAY_NEED_ESCAPE_ANYWHERE = /[\\*`[\]_]/;
 const MAY_NEED_ESCAPE_AT_START = /^(?:[-+=#~>]|\d+\. )/;
 
+/** `\ * ` [ ] _` by code: {@link MAY_NEED_ESCAPE_ANYWHERE}'s characters. */
+const ESCAPED_CODES = new Uint8Array(128);
+for (const c of "\\*`[]_") ESCAPED_CODES[c.charCodeAt(0)] = 1;
+
+/**
+ * Texts up to this long are scanned a character at a time instead of by the regex: a regex call
+ * costs more than the scan of a short text, and a table of one-word cells or a page of short
+ * paragraphs has one text per element.
+ */
+const SHORT_TEXT = 16;
+
+/** {@link MAY_NEED_ESCAPE_ANYWHERE}`.test(text)`, by a scan. */
+function hasEscapedCharacter(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 128 && ESCAPED_CODES[c] === 1) return true;
+  }
+  return false;
+}
+
 /**
  * Whether `text` may need escaping (see the two patterns above). One pattern with both parts
  * (`a|^b`) made the regex engine try the anchored part at every position; as two tests, with the
  * anchored one only when the first character can start it, it takes half the time.
  */
 function mayNeedEscape(text: string): boolean {
-  if (MAY_NEED_ESCAPE_ANYWHERE.test(text)) return true;
+  if (text.length <= SHORT_TEXT ? hasEscapedCharacter(text) : MAY_NEED_ESCAPE_ANYWHERE.test(text)) return true;
   const c = text.charCodeAt(0);
   // - + = # ~ > or a digit
   return (c === 45 || c === 43 || c === 61 || c === 35 || c === 126 || c === 62 || (c >= 48 && c <= 57)) && MAY_NEED_ESCAPE_AT_START.test(text);
@@ -140,6 +160,32 @@ export function indentItem(content: string, width: number): string {
   return item.includes("\n") ? item.replace(/\n/g, `\n${" ".repeat(width)}`) : item;
 }
 
+/** The last item whose index {@link listItemIndex} found in each light-dom list, and the tree structure it was found in. */
+const lastListItems = new WeakMap<object, { item: unknown; index: number; version: number }>();
+
+/**
+ * `node`'s index among `list.children` (its position among the list's elements), for the ordered
+ * list's item numbers. turndown converts a list's items in order, so for a light-dom list the item
+ * after the last one asked about is one further along: `indexOf` on the list's children for every
+ * item made an `<ol>` of n items cost O(n²) (160,000 items took 4.5 s). Any other DOM, a tree changed
+ * since, or an item not right after the last one, is looked up by `indexOf` as before.
+ */
+function listItemIndex(list: { children: ArrayLike<unknown> }, node: unknown): number {
+  if (!(node instanceof LightElement)) return Array.prototype.indexOf.call(list.children, node);
+  let previous = node.previousSibling;
+  while (previous !== null && previous.nodeType !== 1) previous = previous.previousSibling;
+  const version = structureVersion();
+  const last = lastListItems.get(list);
+  const index = previous === null ? 0 : last !== undefined && last.item === previous && last.version === version ? last.index + 1 : Array.prototype.indexOf.call(list.children, node);
+  if (last === undefined) lastListItems.set(list, { item: node, index, version });
+  else {
+    last.item = node;
+    last.index = index;
+    last.version = version;
+  }
+  return index;
+}
+
 function hasTableAncestor(node: RuleNode): boolean {
   for (let p = node.parentNode; p !== null; p = p.parentNode) {
     if (p.nodeName === "TABLE") return true;
@@ -236,6 +282,13 @@ function buildService(context: ConversionContext, overrides: TurndownService.Opt
   };
   fastHeadings(service);
   fastInlineCode(service);
+  // The rules' names, for the filters' guards (see FILTER_GUARDS): turndown's array keeps only the rules.
+  const named = new Map<string, Rule>(Object.entries((service.options as { rules?: Record<string, Rule> }).rules ?? {}));
+  const addRule = service.addRule.bind(service);
+  service.addRule = (key, rule) => {
+    named.set(key, rule as Rule);
+    return addRule(key, rule);
+  };
   service.use(gfm);
   const before = new Set(rulesOf(service).array);
   const tables = useLinearTables(service);
@@ -263,7 +316,7 @@ function buildService(context: ConversionContext, overrides: TurndownService.Opt
       const parent = el.parentNode;
       if (parent !== null && parent.nodeName === "OL") {
         const start = parent.getAttribute("start");
-        const index = Array.prototype.indexOf.call(parent.children, node);
+        const index = listItemIndex(parent, node);
         prefix = `${start !== null && start.trim() !== "" && Number.isFinite(Number(start)) ? Number(start) + index : index + 1}. `;
       }
       const body = indentItem(content, prefix.length);
@@ -301,8 +354,46 @@ function buildService(context: ConversionContext, overrides: TurndownService.Opt
       return `[${content}](${escapeLinkDestination(href)}${titlePart})`;
     },
   });
-  indexRulesByTag(service, context, tables, tableRules);
+  // turndown's own addRule again (from its prototype).
+  delete (service as { addRule?: unknown }).addRule;
+  indexRulesByTag(service, context, tables, tableRules, filterGuards(named));
   return service;
+}
+
+/**
+ * What an element must be for a rule's function filter to match it, for the rules of webgate's
+ * service that have one (read from turndown 7.2.5, `@joplin/turndown-plugin-gfm` 1.0.68 and this
+ * service's own rules, by the name each was added under): the tag names it can match, or
+ * "attributes" for a filter that matches only elements with attributes (the task-list filter asks
+ * for `type="checkbox"` or `role="checkbox"` on any tag). A filter not listed here may match
+ * anything and is asked for every element. A test checks each guard against its filter on
+ * elements of every tag, with and without attributes.
+ */
+export const FILTER_GUARDS: Readonly<Record<string, readonly string[] | "attributes">> = {
+  indentedCodeBlock: ["PRE"],
+  fencedCodeBlock: ["PRE"],
+  inlineLink: ["A"],
+  referenceLink: ["A"],
+  code: ["CODE"],
+  highlightedCodeBlock: ["DIV"],
+  table: ["TABLE"],
+  taskListItems: "attributes",
+  webgateOrphanTableParts: ["TR", "TD", "TH"],
+  webgateInlineLink: ["A"],
+  webgateTable: ["TABLE"],
+};
+
+/** A function filter's guard (see {@link FILTER_GUARDS}): the tags it can match, or null for any tag with attributes. */
+type Guard = ReadonlySet<string> | null;
+
+/** The guards of the named rules' function filters, by filter (a copy of a rule made by replaceTurndownRule keeps its filter). */
+function filterGuards(named: ReadonlyMap<string, Rule>): Map<Filter, Guard> {
+  const guards = new Map<Filter, Guard>();
+  for (const [name, guard] of Object.entries(FILTER_GUARDS)) {
+    const filter = named.get(name)?.filter;
+    if (typeof filter === "function") guards.set(filter, guard === "attributes" ? null : new Set(guard));
+  }
+  return guards;
 }
 
 /** turndown's own rule of that name (its `options.rules`, the CommonMark rules it starts a service with), if any. */
@@ -400,8 +491,18 @@ function rulesOf(service: TurndownService): RulesInternals {
   return (service as unknown as { rules: RulesInternals }).rules;
 }
 
-/** The walk of prose-walk.ts for each service built here, with the `forNode` it goes with. */
-const WALKS = new WeakMap<TurndownService, { forNode: RulesInternals["forNode"]; rules: WalkRules }>();
+/** The walk of prose-walk.ts for each service built here, with the `forNode` it goes with and the filters' guards. */
+const WALKS = new WeakMap<TurndownService, { forNode: RulesInternals["forNode"]; rules: WalkRules; guards: ReadonlyMap<Filter, Guard> }>();
+
+/**
+ * The guards the tree walk's rule lookup trusts for `service` (built here), by function filter:
+ * the tags each filter can match, or null for "only elements with attributes" (see
+ * {@link FILTER_GUARDS}); empty for any other service. For the test that checks them.
+ */
+export function filterGuardsOf(service: TurndownService): ReadonlyMap<(node: unknown, options: unknown) => boolean, ReadonlySet<string> | null> {
+  const guards = WALKS.get(service)?.guards ?? new Map<Filter, Guard>();
+  return guards as ReadonlyMap<(node: unknown, options: unknown) => boolean, Guard>;
+}
 
 /**
  * The conversion of a light tree (whitespace collapsed, facts marked: see html-to-markdown.ts)
@@ -424,7 +525,7 @@ export function treeWalkOf(service: TurndownService): ((root: LightElement) => s
  * It also writes plain tables (see {@link writePlainTable}) itself, and records for
  * {@link treeWalkOf} the walk that uses the same lookup.
  */
-function indexRulesByTag(service: TurndownService, context: ConversionContext, tables: LinearTables, tableRules: ReadonlySet<Rule>): void {
+function indexRulesByTag(service: TurndownService, context: ConversionContext, tables: LinearTables, tableRules: ReadonlySet<Rule>, guards: ReadonlyMap<Filter, Guard>): void {
   const rules = rulesOf(service);
   const options = service.options;
   const byTag = new Map<string, Rule[]>();
@@ -435,6 +536,10 @@ function indexRulesByTag(service: TurndownService, context: ConversionContext, t
       candidates = rules.array.filter((r) => typeof r.filter === "function" || (typeof r.filter === "string" ? r.filter === name : r.filter!.includes(name)));
       byTag.set(node.nodeName, candidates);
     }
+    return firstMatch(candidates, node);
+  };
+  /** turndown's search through `candidates`, then its keep, remove and default rules. */
+  const firstMatch = (candidates: readonly Rule[], node: ConvertedNode): Rule => {
     for (let i = 0; i < candidates.length; i++) {
       const rule = candidates[i]!;
       if (typeof rule.filter !== "function" || rule.filter.call(rule, node, options)) return rule;
@@ -466,12 +571,33 @@ function indexRulesByTag(service: TurndownService, context: ConversionContext, t
     return rule;
   };
   rules.forNode = forNode;
+  const byGuardedTag = new Map<string, GuardedCandidates>();
+  const guardedFind = (node: LightElement): Rule => {
+    let tag = byGuardedTag.get(node.nodeName);
+    if (tag === undefined) {
+      tag = guardedCandidates(node.nodeName, rules, guards, tableRules);
+      byGuardedTag.set(node.nodeName, tag);
+    }
+    // A tag whose first candidate is a function filter either way (<a>, <code>) is searched through
+    // all its candidates without asking the element whether it has attributes: the answer would
+    // spare no call before that filter's, and asking cost links 7-12% in the A/B.
+    const ask = tag.bareRule !== null || tag.bare.length === 0;
+    const attributed = !ask || node.hasAttributes();
+    const known = attributed ? tag.attributedRule : tag.bareRule;
+    if (known !== null) {
+      if (known.table) context.tablesUsed = true;
+      return known.rule;
+    }
+    const rule = firstMatch(attributed ? tag.attributed : tag.bare, node as unknown as ConvertedNode);
+    if (tableRules.has(rule)) context.tablesUsed = true;
+    return rule;
+  };
   WALKS.set(service, {
     forNode,
     rules: {
       ruleFor: (node, isBlank) => {
         context.meter?.tick();
-        return isBlank ? rules.blankRule : find(node as unknown as ConvertedNode);
+        return isBlank ? rules.blankRule : guardedFind(node);
       },
       escape,
       options,
@@ -479,7 +605,45 @@ function indexRulesByTag(service: TurndownService, context: ConversionContext, t
       plainTableContent: (table) => tables.plainTableContent(table, escape, tick, partRule),
       rules: rules.array,
     },
+    guards,
   });
+}
+
+/** A rule known for every element of a tag (no function filter left to ask before it), and whether it is a table rule. */
+interface KnownRule {
+  rule: Rule;
+  table: boolean;
+}
+
+/**
+ * The rules an element of one tag can match, in turndown's order (tag filters for it, and the
+ * function filters whose guard lets it through), for an element without attributes (`bare`) and
+ * with (`attributed`); and for each, the rule itself when the first of them has a tag filter (every
+ * element of the tag then gets it, with no filter to call: a `<p>` went through six function
+ * filters before its own rule).
+ */
+interface GuardedCandidates {
+  bare: Rule[];
+  attributed: Rule[];
+  bareRule: KnownRule | null;
+  attributedRule: KnownRule | null;
+}
+
+function guardedCandidates(nodeName: string, rules: RulesInternals, guards: ReadonlyMap<Filter, Guard>, tableRules: ReadonlySet<Rule>): GuardedCandidates {
+  const name = nodeName.toLowerCase();
+  const forTag = rules.array.filter((r) => {
+    const filter = r.filter!;
+    if (typeof filter === "string") return filter === name;
+    if (typeof filter !== "function") return filter.includes(name);
+    const guard = guards.get(filter);
+    return guard === undefined || guard === null || guard.has(nodeName);
+  });
+  const bare = forTag.filter((r) => typeof r.filter !== "function" || guards.get(r.filter) !== null);
+  const known = (candidates: Rule[]): KnownRule | null => {
+    const first = candidates[0];
+    return first === undefined || typeof first.filter === "function" ? null : { rule: first, table: tableRules.has(first) };
+  };
+  return { bare, attributed: forTag, bareRule: known(bare), attributedRule: known(forTag) };
 }
 
 /**
