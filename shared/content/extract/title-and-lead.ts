@@ -110,11 +110,6 @@ export function leadBlocks(body: LightElement, attempt: Attempt, raw: FiguresTab
 }
 
 /**
- * Whether a block met on the lead walk reads as the lead: "lead" for a paragraph in sentences (or
- * a subtitle heading), "subtitle" for a line without a stop or a comma that only counts beside the
- * headline (see {@link isSubtitleLine}), null otherwise.
- */
-/**
  * Whether the article's first node is its headline, with more nodes after it: the sibling join
  * takes a long headline for a line of prose, and passes over the standfirst block after it (a
  * `<div>` around the lead paragraph). The lead walk then starts at the second node and ends at
@@ -127,6 +122,11 @@ export function opensWithHeadline(attempt: Attempt, raw: FiguresTable, isTitle: 
   return first.nodeName === "H1" || ((raw.get(first)?.chars ?? 0) < 300 && isTitle(normalizeTitle(first.textContent)));
 }
 
+/**
+ * Whether a block met on the lead walk reads as the lead: "lead" for a paragraph in sentences (or
+ * a subtitle heading), "subtitle" for a line without a stop or a comma that only counts beside the
+ * headline (see {@link isSubtitleLine}), null otherwise.
+ */
 function leadKind(el: LightElement, s: Figures): "lead" | "subtitle" | null {
   if (INLINE.has(el.nodeName) || s.inlineChars < 0.7 * s.chars || s.linkChars > 0.2 * s.chars) return null;
   // The furniture lines the article's own blocks are cleaned of (metadata, bylines and a byline
