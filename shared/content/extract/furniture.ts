@@ -1,6 +1,6 @@
 import type { LightElement, LightNode } from "../light-dom";
 import { classAndId, hasNoAttributes, isMetaLike } from "./class-signals";
-import { countText, type Figures, INLINE, textChars } from "./figures";
+import { countText, type Figures, HEADINGS, INLINE, textChars } from "./figures";
 import { expandTable } from "./packed-tables";
 import { AUTHOR_BIO, BYLINE_LINE, CAPTION_CREDIT_END, COPYRIGHT_NOTICE, CREDIT_BY_LINE, CREDIT_LINE, FILING_LINE, hasClassWord, METADATA_LINE, READER_PROMPT, SIDE_BOX } from "./patterns";
 
@@ -109,38 +109,44 @@ export const FURNITURE_START_CHARS = 160;
  */
 export function opensLikeFurniture(name: string, chars: number, start: string, tail: () => { text: string; whole: boolean }): boolean {
   const inTable = TABLE_PARTS.has(name);
-  if (start === lastLine.start && chars === lastLine.chars && inTable === lastLine.inTable) return lastLine.answer;
+  const heading = HEADINGS.has(name);
+  if (start === lastLine.start && chars === lastLine.chars && inTable === lastLine.inTable && heading === lastLine.heading) return lastLine.answer;
   // Whether `start` is all of the block's text, asked only of a block short enough for the tail's test.
   const whole = chars < CAPTION_MAX_CHARS && nonSpaceLength(start) === chars;
-  const answer = furnitureLine(inTable, chars, start, whole, tail);
-  // Remembered when nothing but these three decided it: the tail is read only for a short block
+  const answer = furnitureLine(inTable, heading, chars, start, whole, tail);
+  // Remembered when nothing but these four decided it: the tail is read only for a short block
   // whose start is not all of its text.
   lastLine.start = whole || chars >= CAPTION_MAX_CHARS ? start : null;
   lastLine.chars = chars;
   lastLine.inTable = inTable;
+  lastLine.heading = heading;
   lastLine.answer = answer;
   return answer;
 }
 
 /**
  * {@link opensLikeFurniture}'s last answer that its start, its size and its being a table's
- * part decided alone: a run of alike blocks ("Reply", "Share", the items of a generated list, a
- * flood of one tag) is judged once instead of by nine patterns per block. The patterns hold no
- * state (no `g` or `y` flag), so the answer for the same three is the same.
+ * part or a heading decided alone: a run of alike blocks ("Reply", "Share", the items of a
+ * generated list, a flood of one tag) is judged once instead of by nine patterns per block. The
+ * patterns hold no state (no `g` or `y` flag), so the answer for the same four is the same.
  */
-const lastLine: { start: string | null; chars: number; inTable: boolean; answer: boolean } = { start: null, chars: -1, inTable: false, answer: false };
+const lastLine: { start: string | null; chars: number; inTable: boolean; heading: boolean; answer: boolean } = { start: null, chars: -1, inTable: false, heading: false, answer: false };
 
-function furnitureLine(inTable: boolean, chars: number, start: string, whole: boolean, tail: () => { text: string; whole: boolean }): boolean {
+function furnitureLine(inTable: boolean, heading: boolean, chars: number, start: string, whole: boolean, tail: () => { text: string; whole: boolean }): boolean {
   // A short caption, photo credit, source or copyright line, whatever its markup (class 4's policy).
   if (chars < 150 && (CREDIT_LINE.test(start) || CREDIT_BY_LINE.test(start))) return true;
   // A copyright notice ("© 2022, Example News. This article is the copyrighted property of …")
   // runs longer than a credit line, up to a few reprint terms.
   if (COPYRIGHT_NOTICE.test(start)) return true;
   // A byline on a line of its own ("By Ann Example, Daily Example"), whatever its markup.
-  if (chars < BYLINE_MAX_CHARS && BYLINE_LINE.test(start)) return true;
+  if (chars < BYLINE_MAX_CHARS && (BYLINE_LINE.test(start) || isLabelledByline(start))) return true;
   // A metadata line ("Auteur : Ann Example", "Date 23.05.2011", "Kategorie: News", "Imprimer").
   // Not in tables: a date or a name in a cell is the table's data.
   if (chars < METADATA_LINE_MAX_CHARS && !inTable && METADATA_LINE.test(start)) return true;
+  // A line of short fields between separators, one of them a date ("Freitag | 14. Juni 2019 |
+  // 15:49 von Ann Example in Mode | 0 Kommentare", "2021-10-16 | Botschaft"). Not a heading ("Konzert
+  // | 12.03.2020" titles its section) and not in tables (a row's cells are its data).
+  if (chars < BYLINE_MAX_CHARS && whole && !inTable && !heading && isFieldLine(start)) return true;
   // The writer's bio line ("Ann Example is a reporter for …"), in the body's own paragraphs.
   if (AUTHOR_BIO.test(start)) return true;
   // The blog platform's filing line ("This entry was posted in News. Bookmark the permalink.").
@@ -149,6 +155,46 @@ function furnitureLine(inTable: boolean, chars: number, start: string, whole: bo
   if (chars < CAPTION_MAX_CHARS && endsWithCredit(whole, start, tail)) return true;
   // A short line to the reader about the site (subscribe, follow us, paywall notice, ad disclosure).
   return READER_PROMPT.test(start);
+}
+
+/** A byline's word written as a label with a colon: "Von: Ann Example", "By: Ann Example". */
+const BYLINE_LABEL = /^((?:[Bb]y|BY|[Vv]on|VON|[Pp]ar|[Pp]or|[Dd]oor|[Pp]rzez))\s*:\s*/u;
+
+/**
+ * Whether `line` is a byline with its word written as a label ("Von: Ann Example", "By: Ann
+ * Example | May 4, 2021"): the line read without the colon is a {@link BYLINE_LINE}, so the names
+ * after it must be capitalized as there ("Von: den Anfängen …" is not one).
+ */
+function isLabelledByline(line: string): boolean {
+  const label = BYLINE_LABEL.exec(line);
+  return label !== null && BYLINE_LINE.test(`${label[1]!} ${line.slice(label[0].length)}`);
+}
+
+/** A field of a metadata line (a date, a name, a category, a count) is a few words: a longer one is a phrase of text. */
+const FIELD_MAX_WORDS = 6;
+
+/** The separators between a metadata line's fields. */
+const FIELD_SEPARATOR = /[|·•]/;
+
+/**
+ * Whether `line` (a short block's whole text) is metadata fields between separators: two or more
+ * fields of at most {@link FIELD_MAX_WORDS} words each, at least one of them a date or another
+ * metadata field on its own ({@link METADATA_LINE}: "14. Juni 2019", "Updated: May 4, 2021"). A
+ * line of words between bars with no date ("Home | News | Sport") is left to the link and menu
+ * rules; a phrase with a date in it is no field ("Am 12.03.2020 öffnete der Hafen | Bericht").
+ */
+function isFieldLine(line: string): boolean {
+  if (!FIELD_SEPARATOR.test(line)) return false;
+  let fields = 0;
+  let dated = false;
+  for (const part of line.split(FIELD_SEPARATOR)) {
+    const field = part.trim();
+    if (field === "") continue;
+    if (field.split(" ").length > FIELD_MAX_WORDS) return false;
+    fields++;
+    dated ||= METADATA_LINE.test(field);
+  }
+  return fields >= 2 && dated;
 }
 
 /** A caption is a line or two: a longer block that ends with a credit is text that names its source. */

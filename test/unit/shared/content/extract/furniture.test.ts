@@ -76,3 +76,28 @@ describe("opensLikeFurniture's memory of its last answer", () => {
     expect(asked).toBe(2);
   });
 });
+
+describe("metadata fields between separators, and a byline written as a label", () => {
+  const line = (name: string, text: string) => opensLikeFurniture(name, text.replace(/\s/g, "").length, text, () => ({ text, whole: true }));
+
+  it.each([
+    // Fields between bars or dots, one of them a date: page metadata.
+    ["P", "Freitag | 14. Juni 2019 | 15:49 von Ann Example in Mode | 0 Kommentare", true],
+    ["DIV", "2021-10-16 | Botschaft", true],
+    ["P", "May 4, 2021 · 5 comments · Politics", true],
+    ["P", "Verfasst von: examplesite | 31. Dezember 2008", true],
+    // No date among the fields, a field that is a phrase, one field only, a heading, a table's cell.
+    ["P", "Home | News | Sport", false],
+    ["P", "12.03.2020 | The harbour opened its new quay and the first ships came in", false],
+    ["P", "| 14. Juni 2019 |", false],
+    ["H3", "Konzert | 12.03.2020", false],
+    ["TD", "Konzert | 12.03.2020", false],
+    // A byline's word as a label, the names capitalized as a byline's are.
+    ["P", "Von: Ann Example", true],
+    ["DIV", "By: Ann Example | May 4, 2021", true],
+    ["P", "Von: den Anfängen bis heute", false],
+    ["P", "By: the end of the week", false],
+  ])("%s %j is furniture: %s", (name, text, expected) => {
+    expect(line(name, text)).toBe(expected);
+  });
+});
