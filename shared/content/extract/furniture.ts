@@ -95,7 +95,38 @@ export function isFurnitureBlock(el: LightElement, s: Figures): boolean {
   if (s.chars < SIDE_BOX_MAX_CHARS && (hasClassWord(SIDE_BOX, match) || (!hasNoAttributes(el) && /\bauthor\b/i.test(el.attributes.itemprop ?? "")))) return true;
   if (s.chars === 0 || s.chars >= PROMPT_MAX_CHARS) return false;
   // The first words, gathered once for the tests below (every small block of an article is checked).
-  return opensLikeFurniture(name, s.chars, textStart(el, FURNITURE_START_CHARS), () => textEnd(el, CREDIT_TAIL_CHARS));
+  const start = textStart(el, FURNITURE_START_CHARS);
+  return opensLikeFurniture(name, s.chars, start, () => textEnd(el, CREDIT_TAIL_CHARS)) || isFieldLineBlock(el, s.chars, start);
+}
+
+/**
+ * Whether a short block is a line of metadata fields between separators, one of them a date
+ * ("Freitag | 14. Juni 2019 | 15:49 von Ann Example in Mode | 0 Kommentare", "2021-10-16 |
+ * Botschaft"): `start` is its {@link textStart}, which must be all of its text. Not a heading
+ * ("Konzert | 12.03.2020" titles its section), not in tables (a row's cells are its data), and not
+ * one of a run of such lines: a concert calendar or a list of releases ("02.11.2022 | Example Band
+ * | Stadthalle" line after line) is the page's content. Only a block that reads as such a line has
+ * its neighbours read (one {@link textStart} each).
+ */
+function isFieldLineBlock(el: LightElement, chars: number, start: string): boolean {
+  const name = el.nodeName;
+  if (chars >= BYLINE_MAX_CHARS || HEADINGS.has(name) || TABLE_PARTS.has(name) || nonSpaceLength(start) !== chars || !isFieldLine(start)) return false;
+  const besides = [previousElementOf(el), nextElementOf(el)];
+  return !besides.some((b) => b !== null && isFieldLine(textStart(b, FURNITURE_START_CHARS)));
+}
+
+/** `el`'s nearest element sibling before it, past whitespace (at most a few nodes looked at). */
+function previousElementOf(el: LightElement): LightElement | null {
+  let n = el.previousSibling;
+  for (let k = 0; n !== null && k < 4; n = n.previousSibling, k++) if (n.nodeType === 1) return n;
+  return null;
+}
+
+/** `el`'s nearest element sibling after it, past whitespace (at most a few nodes looked at). */
+function nextElementOf(el: LightElement): LightElement | null {
+  let n = el.nextSibling;
+  for (let k = 0; n !== null && k < 4; n = n.nextSibling, k++) if (n.nodeType === 1) return n;
+  return null;
 }
 
 /** How much of a block's first words {@link isFurnitureBlock} looks at. */
@@ -109,30 +140,28 @@ export const FURNITURE_START_CHARS = 160;
  */
 export function opensLikeFurniture(name: string, chars: number, start: string, tail: () => { text: string; whole: boolean }): boolean {
   const inTable = TABLE_PARTS.has(name);
-  const heading = HEADINGS.has(name);
-  if (start === lastLine.start && chars === lastLine.chars && inTable === lastLine.inTable && heading === lastLine.heading) return lastLine.answer;
+  if (start === lastLine.start && chars === lastLine.chars && inTable === lastLine.inTable) return lastLine.answer;
   // Whether `start` is all of the block's text, asked only of a block short enough for the tail's test.
   const whole = chars < CAPTION_MAX_CHARS && nonSpaceLength(start) === chars;
-  const answer = furnitureLine(inTable, heading, chars, start, whole, tail);
-  // Remembered when nothing but these four decided it: the tail is read only for a short block
+  const answer = furnitureLine(inTable, chars, start, whole, tail);
+  // Remembered when nothing but these three decided it: the tail is read only for a short block
   // whose start is not all of its text.
   lastLine.start = whole || chars >= CAPTION_MAX_CHARS ? start : null;
   lastLine.chars = chars;
   lastLine.inTable = inTable;
-  lastLine.heading = heading;
   lastLine.answer = answer;
   return answer;
 }
 
 /**
  * {@link opensLikeFurniture}'s last answer that its start, its size and its being a table's
- * part or a heading decided alone: a run of alike blocks ("Reply", "Share", the items of a
- * generated list, a flood of one tag) is judged once instead of by nine patterns per block. The
- * patterns hold no state (no `g` or `y` flag), so the answer for the same four is the same.
+ * part decided alone: a run of alike blocks ("Reply", "Share", the items of a generated list, a
+ * flood of one tag) is judged once instead of by nine patterns per block. The patterns hold no
+ * state (no `g` or `y` flag), so the answer for the same three is the same.
  */
-const lastLine: { start: string | null; chars: number; inTable: boolean; heading: boolean; answer: boolean } = { start: null, chars: -1, inTable: false, heading: false, answer: false };
+const lastLine: { start: string | null; chars: number; inTable: boolean; answer: boolean } = { start: null, chars: -1, inTable: false, answer: false };
 
-function furnitureLine(inTable: boolean, heading: boolean, chars: number, start: string, whole: boolean, tail: () => { text: string; whole: boolean }): boolean {
+function furnitureLine(inTable: boolean, chars: number, start: string, whole: boolean, tail: () => { text: string; whole: boolean }): boolean {
   // A short caption, photo credit, source or copyright line, whatever its markup (class 4's policy).
   if (chars < 150 && (CREDIT_LINE.test(start) || CREDIT_BY_LINE.test(start))) return true;
   // A copyright notice ("© 2022, Example News. This article is the copyrighted property of …")
@@ -143,10 +172,6 @@ function furnitureLine(inTable: boolean, heading: boolean, chars: number, start:
   // A metadata line ("Auteur : Ann Example", "Date 23.05.2011", "Kategorie: News", "Imprimer").
   // Not in tables: a date or a name in a cell is the table's data.
   if (chars < METADATA_LINE_MAX_CHARS && !inTable && METADATA_LINE.test(start)) return true;
-  // A line of short fields between separators, one of them a date ("Freitag | 14. Juni 2019 |
-  // 15:49 von Ann Example in Mode | 0 Kommentare", "2021-10-16 | Botschaft"). Not a heading ("Konzert
-  // | 12.03.2020" titles its section) and not in tables (a row's cells are its data).
-  if (chars < BYLINE_MAX_CHARS && whole && !inTable && !heading && isFieldLine(start)) return true;
   // The writer's bio line ("Ann Example is a reporter for …"), in the body's own paragraphs.
   if (AUTHOR_BIO.test(start)) return true;
   // The blog platform's filing line ("This entry was posted in News. Bookmark the permalink.").
@@ -157,24 +182,37 @@ function furnitureLine(inTable: boolean, heading: boolean, chars: number, start:
   return READER_PROMPT.test(start);
 }
 
-/** A byline's word written as a label with a colon: "Von: Ann Example", "By: Ann Example". */
-const BYLINE_LABEL = /^((?:[Bb]y|BY|[Vv]on|VON|[Pp]ar|[Pp]or|[Dd]oor|[Pp]rzez))\s*:\s*/u;
+/**
+ * A byline's word written as a label with a colon ("Von: Ann Example", "By: Ann Example"), or
+ * after the verb or the noun that says so ("Written by: Ann Example", "Posted by Ann Example",
+ * "Geschrieben von …", "Ein Beitrag von …", "Écrit par …"), or a credit for where the text comes
+ * from ("Courtesy of Example News"). The first group is the byline's own word.
+ */
+const BYLINE_LABEL = new RegExp(
+  "^(?:(?:[Ww]ritten|[Pp]osted|[Rr]eported|[Ss]tory|[Ww]ords|[Gg]eschrieben|[Vv]erfasst|[Ee]in (?:[Aa]rtikel|[Bb]eitrag|[Gg]astbeitrag)|[Éé]crit|[Ee]scrit[ao]|[Ss]critt[oa]|[Nn]apisa(?:ł|ła|ne))\\s+)?" +
+    "([Bb]y|BY|[Vv]on|VON|[Pp]ar|[Pp]or|[Dd]oor|[Pp]rzez)\\s*:?\\s+|^[Cc]ourtesy of\\s+(?=\\p{Lu})",
+  "u",
+);
 
 /**
- * Whether `line` is a byline with its word written as a label ("Von: Ann Example", "By: Ann
- * Example | May 4, 2021"): the line read without the colon is a {@link BYLINE_LINE}, so the names
- * after it must be capitalized as there ("Von: den Anfängen …" is not one).
+ * Whether `line` is a byline with its word written as a label ("Von: Ann Example", "Written by:
+ * Ann Example | May 4, 2021") or a courtesy credit ("Courtesy of Example News"): the line read as
+ * "By" and what follows the label is a {@link BYLINE_LINE}, so the names after it must be
+ * capitalized as there ("Von: den Anfängen …", "Posted by the council" are not one).
  */
 function isLabelledByline(line: string): boolean {
   const label = BYLINE_LABEL.exec(line);
-  return label !== null && BYLINE_LINE.test(`${label[1]!} ${line.slice(label[0].length)}`);
+  if (label === null) return false;
+  const rest = line.slice(label[0].length);
+  // "Courtesy of" names an outlet of one capitalized word too ("Courtesy of Reuters").
+  return BYLINE_LINE.test(`By ${rest}`) || (label[1] === undefined && /^\p{Lu}[\p{L}\p{M}'’.&-]*$/u.test(rest));
 }
 
 /** A field of a metadata line (a date, a name, a category, a count) is a few words: a longer one is a phrase of text. */
 const FIELD_MAX_WORDS = 6;
 
-/** The separators between a metadata line's fields. */
-const FIELD_SEPARATOR = /[|·•]/;
+/** The separators between a metadata line's fields: bars and dots (a dash also joins the ends of a range: "21.10. – 27.10.2019"). */
+const FIELD_SEPARATOR = /[|·•∙]/;
 
 /**
  * Whether `line` (a short block's whole text) is metadata fields between separators: two or more
