@@ -189,10 +189,16 @@ function furnitureLine(inTable: boolean, chars: number, start: string, whole: bo
  * from ("Courtesy of Example News"). The first group is the byline's own word.
  */
 const BYLINE_LABEL = new RegExp(
-  "^(?:(?:[Ww]ritten|[Pp]osted|[Rr]eported|[Ss]tory|[Ww]ords|[Gg]eschrieben|[Vv]erfasst|[Ee]in (?:[Aa]rtikel|[Bb]eitrag|[Gg]astbeitrag)|[Éé]crit|[Ee]scrit[ao]|[Ss]critt[oa]|[Nn]apisa(?:ł|ła|ne))\\s+)?" +
+  "^(?:(?:[Ww]ritten|[Pp]osted|[Rr]eported|[Ss]tory|[Ww]ords|[Gg]eschrieben|[Vv]erfasst|[Ee]in (?:[Aa]rtikel|[Bb]eitrag|[Gg]astbeitrag|[Kk]ommentar|[Ii]nterview)|[Ee]ine (?:[Kk]olumne|[Aa]nalyse|[Rr]eportage|[Rr]ezension)|[Éé]crit|[Ee]scrit[ao]|[Ss]critt[oa]|[Nn]apisa(?:ł|ła|ne))\\s+)?" +
     "([Bb]y|BY|[Vv]on|VON|[Pp]ar|[Pp]or|[Dd]oor|[Pp]rzez)\\s*:?\\s+|^[Cc]ourtesy of\\s+(?=\\p{Lu})",
   "u",
 );
+
+/** A news agency's short lower-case name after a byline's names: ", dpa", ", epd/kna", ", dpa-AFX". */
+const AGENCY_END = /,\s*\p{Ll}[\p{L}-]{1,7}(?:\/\p{L}[\p{L}-]{1,7})*\s*$/u;
+
+/** A byline's date after "on", "am", "le": what follows is read as a date by {@link METADATA_LINE}. */
+const ON_DATE_END = /\s+(?:on|am|le|el|il)\s+([^\s].{4,40})$/u;
 
 /**
  * Whether `line` is a byline with its word written as a label ("Von: Ann Example", "Written by:
@@ -203,7 +209,11 @@ const BYLINE_LABEL = new RegExp(
 function isLabelledByline(line: string): boolean {
   const label = BYLINE_LABEL.exec(line);
   if (label === null) return false;
-  const rest = line.slice(label[0].length);
+  // A news agency after the names, written as agencies write their names ("Von Ann Example, dpa"),
+  // and the day it was written ("Written by Ann Example on May 4, 2021").
+  let rest = line.slice(label[0].length).replace(AGENCY_END, "");
+  const dated = ON_DATE_END.exec(rest);
+  if (dated !== null && METADATA_LINE.test(dated[1]!)) rest = rest.slice(0, dated.index);
   // "Courtesy of" names an outlet of one capitalized word too ("Courtesy of Reuters").
   return BYLINE_LINE.test(`By ${rest}`) || (label[1] === undefined && /^\p{Lu}[\p{L}\p{M}'’.&-]*$/u.test(rest));
 }

@@ -89,6 +89,13 @@ describe("a byline written as a label", () => {
     ["Geschrieben von Ann Example", true],
     ["Courtesy of Example News", true],
     ["Courtesy of Reuters", true],
+    // An agency's lower-case name after the names, the date after "on", a column's or an interview's label.
+    ["Von Ann Example, dpa", true],
+    ["Von Ann Example, epd/kna", true],
+    ["Written by Ann Example on November 7, 2023", true],
+    ["Eine Kolumne von Ann Example", true],
+    ["Von Ann Example, die uns schreibt", false],
+    ["By Ann Example on the way home", false],
     // The names must be capitalized as a byline's are.
     ["Von: den Anfängen bis heute", false],
     ["By: the end of the week", false],
