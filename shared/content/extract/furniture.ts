@@ -110,7 +110,7 @@ export function isFurnitureBlock(el: LightElement, s: Figures): boolean {
  */
 function isFieldLineBlock(el: LightElement, chars: number, start: string): boolean {
   const name = el.nodeName;
-  if (chars >= BYLINE_MAX_CHARS || HEADINGS.has(name) || TABLE_PARTS.has(name) || nonSpaceLength(start) !== chars || !isFieldLine(start)) return false;
+  if (chars >= BYLINE_MAX_CHARS || HEADINGS.has(name) || TABLE_PARTS.has(name) || !FIELD_SEPARATOR.test(start) || nonSpaceLength(start) !== chars || !isFieldLine(start)) return false;
   const besides = [previousElementOf(el), nextElementOf(el)];
   return !besides.some((b) => b !== null && isFieldLine(textStart(b, FURNITURE_START_CHARS)));
 }
@@ -226,21 +226,41 @@ const FIELD_SEPARATOR = /[|·•∙]/;
 
 /**
  * Whether `line` (a short block's whole text) is metadata fields between separators: two or more
- * fields of at most {@link FIELD_MAX_WORDS} words each, at least one of them a date or another
- * metadata field on its own ({@link METADATA_LINE}: "14. Juni 2019", "Updated: May 4, 2021"). A
+ * fields of at most {@link FIELD_MAX_WORDS} words each, at least one of them a date, alone or as
+ * a metadata field ({@link METADATA_LINE}: "14. Juni 2019", "Updated: May 4, 2021"). A
  * line of words between bars with no date ("Home | News | Sport") is left to the link and menu
  * rules; a phrase with a date in it is no field ("Am 12.03.2020 öffnete der Hafen | Bericht").
  */
 function isFieldLine(line: string): boolean {
-  if (!FIELD_SEPARATOR.test(line)) return false;
   let fields = 0;
   let dated = false;
-  for (const part of line.split(FIELD_SEPARATOR)) {
-    const field = part.trim();
-    if (field === "") continue;
-    if (field.split(" ").length > FIELD_MAX_WORDS) return false;
-    fields++;
-    dated ||= METADATA_LINE.test(field);
+  let start = 0;
+  // One scan: each field's words (runs of spaces: `line` is collapsed) and digits, its text read
+  // by the pattern only when it has a digit.
+  let words = 0;
+  let inWord = false;
+  let digit = false;
+  for (let i = 0; i <= line.length; i++) {
+    const c = i < line.length ? line.charCodeAt(i) : 0x7c;
+    if (c === 0x7c || c === 0xb7 || c === 0x2022 || c === 0x2219) {
+      if (words > 0) {
+        if (words > FIELD_MAX_WORDS) return false;
+        fields++;
+        dated ||= digit && METADATA_LINE.test(line.slice(start, i).trim());
+      }
+      start = i + 1;
+      words = 0;
+      inWord = false;
+      digit = false;
+      continue;
+    }
+    if (c === 0x20) {
+      inWord = false;
+      continue;
+    }
+    if (!inWord) words++;
+    inWord = true;
+    digit ||= c >= 0x30 && c <= 0x39;
   }
   return fields >= 2 && dated;
 }
