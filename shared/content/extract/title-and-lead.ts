@@ -141,16 +141,22 @@ function leadKind(el: LightElement, s: Figures): "lead" | "subtitle" | null {
 /**
  * Whether an inline element is a line of its own among blocks: the standfirst that a header sets
  * in a `<strong>` or a `<span>` beside the headline (`<hgroup><h1>…</h1><strong>The lead…</strong>
- * </hgroup>`). No text stands beside it, and its parent holds block children (the walk looks at an
- * inline element only inside a parent that was not a lead block itself): a `<strong>` inside a
- * paragraph is a part of that paragraph, judged with it.
+ * </hgroup>`). No text stands beside it, and its parent holds block children among its first
+ * {@link HEADER_CHILDREN} (the walk looks at an inline element only inside a parent that was not
+ * a lead block itself): a `<strong>` inside a paragraph is a part of that paragraph, judged with it.
  */
 function isLineOfItsOwn(el: LightElement): boolean {
   const parent = el.parentNode;
   if (parent === null || INLINE.has(parent.nodeName) || !standsAlone(el)) return false;
-  for (let c = parent.firstChild; c !== null; c = c.nextSibling) if (c.nodeType === 1 && !INLINE.has(c.nodeName) && c.nodeName !== "BR") return true;
+  // A header holds a few children: at most this many are looked at, so that a walk over a flood
+  // of inline siblings reads a bounded number of them for each.
+  let looked = 0;
+  for (let c = parent.firstChild; c !== null && looked < HEADER_CHILDREN; c = c.nextSibling, looked++) if (c.nodeType === 1 && !INLINE.has(c.nodeName) && c.nodeName !== "BR") return true;
   return false;
 }
+
+/** At most this many of an inline element's siblings are looked at for a block among them (see {@link isLineOfItsOwn}). */
+const HEADER_CHILDREN = 32;
 
 /**
  * A subtitle written as a phrase, without a closing stop ("Pubs and bars face penalties for
