@@ -1,6 +1,6 @@
 import type { LightElement, LightNode } from "../light-dom";
 import { classAndId, hasNoAttributes, isMetaLike } from "./class-signals";
-import { countText, type Figures, INLINE, textChars } from "./figures";
+import { countText, type Figures, HEADINGS, INLINE, textChars } from "./figures";
 import { expandTable } from "./packed-tables";
 import { AUTHOR_BIO, BYLINE_LINE, CAPTION_CREDIT_END, COPYRIGHT_NOTICE, CREDIT_BY_LINE, CREDIT_LINE, FILING_LINE, hasClassWord, METADATA_LINE, READER_PROMPT, SIDE_BOX } from "./patterns";
 
@@ -95,7 +95,38 @@ export function isFurnitureBlock(el: LightElement, s: Figures): boolean {
   if (s.chars < SIDE_BOX_MAX_CHARS && (hasClassWord(SIDE_BOX, match) || (!hasNoAttributes(el) && /\bauthor\b/i.test(el.attributes.itemprop ?? "")))) return true;
   if (s.chars === 0 || s.chars >= PROMPT_MAX_CHARS) return false;
   // The first words, gathered once for the tests below (every small block of an article is checked).
-  return opensLikeFurniture(name, s.chars, textStart(el, FURNITURE_START_CHARS), () => textEnd(el, CREDIT_TAIL_CHARS));
+  const start = textStart(el, FURNITURE_START_CHARS);
+  return opensLikeFurniture(name, s.chars, start, () => textEnd(el, CREDIT_TAIL_CHARS)) || isFieldLineBlock(el, s.chars, start);
+}
+
+/**
+ * Whether a short block is a line of metadata fields between separators, one of them a date
+ * ("Freitag | 14. Juni 2019 | 15:49 von Ann Example in Mode | 0 Kommentare", "2021-10-16 |
+ * Botschaft"): `start` is its {@link textStart}, which must be all of its text. Not a heading
+ * ("Konzert | 12.03.2020" titles its section), not in tables (a row's cells are its data), and not
+ * one of a run of such lines: a concert calendar or a list of releases ("02.11.2022 | Example Band
+ * | Stadthalle" line after line) is the page's content. Only a block that reads as such a line has
+ * its neighbours read (one {@link textStart} each).
+ */
+function isFieldLineBlock(el: LightElement, chars: number, start: string): boolean {
+  const name = el.nodeName;
+  if (chars >= BYLINE_MAX_CHARS || HEADINGS.has(name) || TABLE_PARTS.has(name) || !FIELD_SEPARATOR.test(start) || nonSpaceLength(start) !== chars || !isFieldLine(start)) return false;
+  const besides = [previousElementOf(el), nextElementOf(el)];
+  return !besides.some((b) => b !== null && isFieldLine(textStart(b, FURNITURE_START_CHARS)));
+}
+
+/** `el`'s nearest element sibling before it, past whitespace (at most a few nodes looked at). */
+function previousElementOf(el: LightElement): LightElement | null {
+  let n = el.previousSibling;
+  for (let k = 0; n !== null && k < 4; n = n.previousSibling, k++) if (n.nodeType === 1) return n;
+  return null;
+}
+
+/** `el`'s nearest element sibling after it, past whitespace (at most a few nodes looked at). */
+function nextElementOf(el: LightElement): LightElement | null {
+  let n = el.nextSibling;
+  for (let k = 0; n !== null && k < 4; n = n.nextSibling, k++) if (n.nodeType === 1) return n;
+  return null;
 }
 
 /** How much of a block's first words {@link isFurnitureBlock} looks at. */
@@ -137,7 +168,7 @@ function furnitureLine(inTable: boolean, chars: number, start: string, whole: bo
   // runs longer than a credit line, up to a few reprint terms.
   if (COPYRIGHT_NOTICE.test(start)) return true;
   // A byline on a line of its own ("By Ann Example, Daily Example"), whatever its markup.
-  if (chars < BYLINE_MAX_CHARS && BYLINE_LINE.test(start)) return true;
+  if (chars < BYLINE_MAX_CHARS && (BYLINE_LINE.test(start) || isLabelledByline(start))) return true;
   // A metadata line ("Auteur : Ann Example", "Date 23.05.2011", "Kategorie: News", "Imprimer").
   // Not in tables: a date or a name in a cell is the table's data.
   if (chars < METADATA_LINE_MAX_CHARS && !inTable && METADATA_LINE.test(start)) return true;
@@ -149,6 +180,89 @@ function furnitureLine(inTable: boolean, chars: number, start: string, whole: bo
   if (chars < CAPTION_MAX_CHARS && endsWithCredit(whole, start, tail)) return true;
   // A short line to the reader about the site (subscribe, follow us, paywall notice, ad disclosure).
   return READER_PROMPT.test(start);
+}
+
+/**
+ * A byline's word written as a label with a colon ("Von: Ann Example", "By: Ann Example"), or
+ * after the verb or the noun that says so ("Written by: Ann Example", "Posted by Ann Example",
+ * "Geschrieben von …", "Ein Beitrag von …", "Écrit par …"), or a credit for where the text comes
+ * from ("Courtesy of Example News"). The first group is the byline's own word.
+ */
+const BYLINE_LABEL = new RegExp(
+  "^(?:(?:[Ww]ritten|[Pp]osted|[Rr]eported|[Ss]tory|[Ww]ords|[Gg]eschrieben|[Vv]erfasst|[Ee]in (?:[Aa]rtikel|[Bb]eitrag|[Gg]astbeitrag|[Kk]ommentar|[Ii]nterview)|[Ee]ine (?:[Kk]olumne|[Aa]nalyse|[Rr]eportage|[Rr]ezension)|[Éé]crit|[Ee]scrit[ao]|[Ss]critt[oa]|[Nn]apisa(?:ł|ła|ne))\\s+)?" +
+    "([Bb]y|BY|[Vv]on|VON|[Pp]ar|[Pp]or|[Dd]oor|[Pp]rzez)\\s*:?\\s+|^[Cc]ourtesy of\\s+(?=\\p{Lu})",
+  "u",
+);
+
+/** A news agency's short lower-case name after a byline's names: ", dpa", ", epd/kna", ", dpa-AFX". */
+const AGENCY_END = /,\s*\p{Ll}[\p{L}-]{1,7}(?:\/\p{L}[\p{L}-]{1,7})*\s*$/u;
+
+/** A byline's date after "on", "am", "le": what follows is read as a date by {@link METADATA_LINE}. */
+const ON_DATE_END = /\s+(?:on|am|le|el|il)\s+([^\s].{4,40})$/u;
+
+/**
+ * Whether `line` is a byline with its word written as a label ("Von: Ann Example", "Written by:
+ * Ann Example | May 4, 2021") or a courtesy credit ("Courtesy of Example News"): the line read as
+ * "By" and what follows the label is a {@link BYLINE_LINE}, so the names after it must be
+ * capitalized as there ("Von: den Anfängen …", "Posted by the council" are not one).
+ */
+function isLabelledByline(line: string): boolean {
+  const label = BYLINE_LABEL.exec(line);
+  if (label === null) return false;
+  // A news agency after the names, written as agencies write their names ("Von Ann Example, dpa"),
+  // and the day it was written ("Written by Ann Example on May 4, 2021").
+  let rest = line.slice(label[0].length).replace(AGENCY_END, "");
+  const dated = ON_DATE_END.exec(rest);
+  if (dated !== null && METADATA_LINE.test(dated[1]!)) rest = rest.slice(0, dated.index);
+  // "Courtesy of" names an outlet of one capitalized word too ("Courtesy of Reuters").
+  return BYLINE_LINE.test(`By ${rest}`) || (label[1] === undefined && /^\p{Lu}[\p{L}\p{M}'’.&-]*$/u.test(rest));
+}
+
+/** A field of a metadata line (a date, a name, a category, a count) is a few words: a longer one is a phrase of text. */
+const FIELD_MAX_WORDS = 6;
+
+/** The separators between a metadata line's fields: bars and dots (a dash also joins the ends of a range: "21.10. – 27.10.2019"). */
+const FIELD_SEPARATOR = /[|·•∙]/;
+
+/**
+ * Whether `line` (a short block's whole text) is metadata fields between separators: two or more
+ * fields of at most {@link FIELD_MAX_WORDS} words each, at least one of them a date, alone or as
+ * a metadata field ({@link METADATA_LINE}: "14. Juni 2019", "Updated: May 4, 2021"). A
+ * line of words between bars with no date ("Home | News | Sport") is left to the link and menu
+ * rules; a phrase with a date in it is no field ("Am 12.03.2020 öffnete der Hafen | Bericht").
+ */
+function isFieldLine(line: string): boolean {
+  let fields = 0;
+  let dated = false;
+  let start = 0;
+  // One scan: each field's words (runs of spaces: `line` is collapsed) and digits, its text read
+  // by the pattern only when it has a digit.
+  let words = 0;
+  let inWord = false;
+  let digit = false;
+  for (let i = 0; i <= line.length; i++) {
+    const c = i < line.length ? line.charCodeAt(i) : 0x7c;
+    if (c === 0x7c || c === 0xb7 || c === 0x2022 || c === 0x2219) {
+      if (words > 0) {
+        if (words > FIELD_MAX_WORDS) return false;
+        fields++;
+        dated ||= digit && METADATA_LINE.test(line.slice(start, i).trim());
+      }
+      start = i + 1;
+      words = 0;
+      inWord = false;
+      digit = false;
+      continue;
+    }
+    if (c === 0x20) {
+      inWord = false;
+      continue;
+    }
+    if (!inWord) words++;
+    inWord = true;
+    digit ||= c >= 0x30 && c <= 0x39;
+  }
+  return fields >= 2 && dated;
 }
 
 /** A caption is a line or two: a longer block that ends with a credit is text that names its source. */

@@ -2,7 +2,7 @@ import type { LightElement, LightNode } from "../light-dom";
 import type { Attempt } from "./attempt";
 import { classAndId, FURNITURE_TAGS, isHidden } from "./class-signals";
 import { type Figures, type FiguresTable, HEADINGS, INLINE } from "./figures";
-import { isFurnitureBlock, textStart } from "./furniture";
+import { isFurnitureBlock, standsAlone, textStart } from "./furniture";
 import { expandTable } from "./packed-tables";
 import { ALWAYS_UNLIKELY, hasClassWord, SIDE_BOX } from "./patterns";
 
@@ -128,7 +128,7 @@ export function opensWithHeadline(attempt: Attempt, raw: FiguresTable, isTitle: 
  * headline (see {@link isSubtitleLine}), null otherwise.
  */
 function leadKind(el: LightElement, s: Figures): "lead" | "subtitle" | null {
-  if (INLINE.has(el.nodeName) || s.inlineChars < 0.7 * s.chars || s.linkChars > 0.2 * s.chars) return null;
+  if ((INLINE.has(el.nodeName) && !isLineOfItsOwn(el)) || s.inlineChars < 0.7 * s.chars || s.linkChars > 0.2 * s.chars) return null;
   // The furniture lines the article's own blocks are cleaned of (metadata, bylines and a byline
   // that goes on with the writer's bio, captions and credits, prompts): not the lead either.
   if (isFurnitureBlock(el, s)) return null;
@@ -137,6 +137,26 @@ function leadKind(el: LightElement, s: Figures): "lead" | "subtitle" | null {
   if (s.sentences > 0 || s.commas > 0 || s.chars >= LEAD_PROSE_CHARS) return "lead";
   return isSubtitleLine(el) ? "subtitle" : null;
 }
+
+/**
+ * Whether an inline element is a line of its own among blocks: the standfirst that a header sets
+ * in a `<strong>` or a `<span>` beside the headline (`<hgroup><h1>…</h1><strong>The lead…</strong>
+ * </hgroup>`). No text stands beside it, and its parent holds block children among its first
+ * {@link HEADER_CHILDREN} (the walk looks at an inline element only inside a parent that was not
+ * a lead block itself): a `<strong>` inside a paragraph is a part of that paragraph, judged with it.
+ */
+function isLineOfItsOwn(el: LightElement): boolean {
+  const parent = el.parentNode;
+  if (parent === null || INLINE.has(parent.nodeName) || !standsAlone(el)) return false;
+  // A header holds a few children: at most this many are looked at, so that a walk over a flood
+  // of inline siblings reads a bounded number of them for each.
+  let looked = 0;
+  for (let c = parent.firstChild; c !== null && looked < HEADER_CHILDREN; c = c.nextSibling, looked++) if (c.nodeType === 1 && !INLINE.has(c.nodeName) && c.nodeName !== "BR") return true;
+  return false;
+}
+
+/** At most this many of an inline element's siblings are looked at for a block among them (see {@link isLineOfItsOwn}). */
+const HEADER_CHILDREN = 32;
 
 /**
  * A subtitle written as a phrase, without a closing stop ("Pubs and bars face penalties for

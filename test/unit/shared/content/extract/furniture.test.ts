@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { opensLikeFurniture, textStart } from "../../../../../shared/content/extract/furniture";
+import { htmlToMarkdown } from "../../../../../shared/content/html-to-markdown";
 import { LightElement, LightText } from "../../../../../shared/content/light-dom";
 
 /** `<p>` holding `text`, and with `tail` an empty `<span>` after it: the same text, read by textStart's walk over several nodes. */
@@ -74,5 +75,58 @@ describe("opensLikeFurniture's memory of its last answer", () => {
     expect(opensLikeFurniture("P", 40, "a caption", () => ({ text: "a caption of more words", whole: false }))).toBe(false);
     expect(opensLikeFurniture("P", 40, "a caption", tail)).toBe(true);
     expect(asked).toBe(2);
+  });
+});
+
+describe("a byline written as a label", () => {
+  const line = (text: string) => opensLikeFurniture("P", text.replace(/\s/g, "").length, text, () => ({ text, whole: true }));
+
+  it.each([
+    ["Von: Ann Example", true],
+    ["By: Ann Example | May 4, 2021", true],
+    ["Written by: Ann Example", true],
+    ["Posted by Ann Example and Bo Beispiel", true],
+    ["Geschrieben von Ann Example", true],
+    ["Courtesy of Example News", true],
+    ["Courtesy of Reuters", true],
+    // An agency's lower-case name after the names, the date after "on", a column's or an interview's label.
+    ["Von Ann Example, dpa", true],
+    ["Von Ann Example, epd/kna", true],
+    ["Written by Ann Example on November 7, 2023", true],
+    ["Eine Kolumne von Ann Example", true],
+    ["Von Ann Example, die uns schreibt", false],
+    ["By Ann Example on the way home", false],
+    // The names must be capitalized as a byline's are.
+    ["Von: den Anfängen bis heute", false],
+    ["By: the end of the week", false],
+    ["Posted by the council on the notice board", false],
+    ["Courtesy of the family", false],
+  ])("%j is furniture: %s", (text, expected) => {
+    expect(line(text)).toBe(expected);
+  });
+});
+
+describe("metadata fields between separators", () => {
+  const text = (html: string) => htmlToMarkdown(html, { baseUrl: "https://news.example/story.html", mainContent: true, format: "text" }).markdown;
+  const sentence = (i: number) => `The harbour report, paragraph ${i}, explains what happened, who was there, and why it matters to readers.`;
+  const body = Array.from({ length: 5 }, (_, i) => `<p>${sentence(i)} ${sentence(i + 100)}</p>`).join("");
+
+  it("drops a line of fields with a date among them; keeps lines without a date, phrases, headings and cells", () => {
+    const html = `<html><head><title>Harbour</title></head><body><article><h1>Harbour</h1>
+      <div class="x"><p>Freitag | 14. Juni 2019 | 15:49 von Ann Example in <a href="/c/mode">Mode</a> | 0 Kommentare</p></div>${body}
+      <p>2021-10-16 | Botschaft</p><p>Tickets | Programm | Anfahrt</p><p>12.03.2020 | The harbour opened its new quay and the first ships came in</p>
+      <h3>Konzert | 12.03.2020</h3>${body}<table><tr><th>Event</th><th>Place</th></tr><tr><td>Konzert | 14.03.2020</td><td>Hall</td></tr><tr><td>Lesung | 15.03.2020</td><td>Library</td></tr></table></article></body></html>`;
+    const out = text(html);
+    expect(out).toContain("The harbour report, paragraph 4");
+    expect(out).not.toContain("14. Juni 2019");
+    expect(out).not.toContain("Botschaft");
+    for (const kept of ["Tickets | Programm | Anfahrt", "The harbour opened its new quay", "Konzert | 12.03.2020", "Konzert | 14.03.2020"]) expect(out).toContain(kept);
+  });
+
+  it("keeps a run of such lines: a calendar is the page's content", () => {
+    const calendar = ["02.11.2026 | Example Band | City Hall", "03.11.2026 | Sample Trio | Club", "04.11.2026 | Demo Choir | Arena"].map((l) => `<p>${l}</p>`).join("\n");
+    const html = `<html><head><title>Concerts</title></head><body><article><h1>Concerts</h1>${body}<h2>Calendar</h2>${calendar}</article></body></html>`;
+    const out = text(html);
+    for (const kept of ["02.11.2026 | Example Band", "03.11.2026 | Sample Trio", "04.11.2026 | Demo Choir"]) expect(out).toContain(kept);
   });
 });
