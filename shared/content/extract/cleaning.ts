@@ -1,6 +1,6 @@
 import type { LightElement, LightNode } from "../light-dom";
 import { classWeight } from "./class-signals";
-import { emptyStats, type Figures, type FiguresTable, FiguresView, HEADINGS, INLINE, measure } from "./figures";
+import { emptyStats, type Figures, type FiguresTable, FiguresView, HEADINGS, INLINE, measure, measureSubtree } from "./figures";
 import { BYLINE_MAX_CHARS, CONDITIONAL, FURNITURE_START_CHARS, isFurnitureBlock, META_MAX_CHARS, sentenceGoesOn, SIDE_BOX_MAX_CHARS, standsAlone, TABLE_PARTS, textStart } from "./furniture";
 import { expandTable } from "./packed-tables";
 import { AUTHOR_BOX_LABEL, BACK_LINK, BYLINE_LINE, COMMENT_HEADING, CONTACT_HEADING, LINK_LIST_HEADING, MEDIA_LINK_LABEL, READER_ADDRESS, READER_PROMPT, WRITTEN_ADDRESS } from "./patterns";
@@ -406,8 +406,8 @@ export function cleanSubtree(
     if (!judgeTable(el)) expandTable(el);
     return false;
   };
-  postOrder(root, skip, (el) => {
-    let s = new FiguresView(stats, measure(el, stats, kept));
+  measureSubtree(root, stats, skip, (el, i) => {
+    let s = new FiguresView(stats, i);
     // Teaser cards (a linked headline and an excerpt, two or more alike): other stories.
     // On a list page (the article's best block is mostly such cards, or holds a long run of them)
     // they are the content.
@@ -484,7 +484,7 @@ export function cleanSubtree(
       return;
     }
     if ((relaxed && unlikely.has(el) && s.chars < 4 * META_MAX_CHARS) || shouldRemove(el, s, scores.get(el) ?? 0, stats, removed)) removed.add(el);
-  });
+  }, { kept });
   const s = stats.get(root) ?? emptyStats();
   const figures = { chars: s.chars, sentences: s.sentences };
   dropLinkListTails(root, removed, stats);

@@ -3,7 +3,7 @@ import { LightElement, type LightNode, PRUNED_TAGS } from "../light-dom";
 import type { Attempt, ExtractReason } from "./attempt";
 import { classAndId, classWeight, COMMENTS, isHidden, isUnlikely } from "./class-signals";
 import { cleanSubtree, isCommentHead } from "./cleaning";
-import { emptyStats, FiguresTable, INLINE, measure } from "./figures";
+import { emptyStats, FiguresTable, INLINE, measure, measureSubtree } from "./figures";
 import { isFurnitureBlock, textStart } from "./furniture";
 import { settleTable } from "./packed-tables";
 import { hasClassWord } from "./patterns";
@@ -90,11 +90,9 @@ function extract(body: LightElement, options: ExtractOptions): ExtractResult {
   // The first headings (h1–h3), gathered by the first walk for the feed rule (articlesTitled).
   const headings: LightElement[] = [];
   run.figures = { raw, work: null };
-  postOrder(body, settleTable, (el) => {
-    raw.number(el);
-    measure(el, raw);
+  measureSubtree(body, raw, settleTable, (el) => {
     if (headings.length < TITLE_HEADINGS && (el.nodeName === "H1" || el.nodeName === "H2" || el.nodeName === "H3")) headings.push(el);
-  });
+  }, { number: true });
   markFiltered(body, hidden, unlikely, raw);
   // One table for the attempts' walks and their cleaning, each starting it afresh.
   const work = new FiguresTable(raw.size);
