@@ -484,7 +484,7 @@ export function cleanSubtree(
       return;
     }
     if ((relaxed && unlikely.has(el) && s.chars < 4 * META_MAX_CHARS) || shouldRemove(el, s, scores.get(el) ?? 0, stats, removed)) removed.add(el);
-  }, { kept });
+  }, { removed });
   const s = stats.get(root) ?? emptyStats();
   const figures = { chars: s.chars, sentences: s.sentences };
   dropLinkListTails(root, removed, stats);
@@ -658,10 +658,9 @@ function wrapsCodeBlock(el: LightElement): boolean {
  */
 function dropLinkListTails(root: LightElement, removed: Set<LightElement>, stats: FiguresTable): void {
   const articleChars = stats.get(root)?.chars ?? 0;
-  let last: LightElement | null = null;
+  // Only headings are asked whether they are removed: a flat page's body has hundreds of thousands of blocks.
   for (let n = root.firstChild; n !== null; n = n.nextSibling) {
-    if (n.nodeType !== 1 || removed.has(n)) continue;
-    if (HEADINGS.has(n.nodeName) && LINK_LIST_HEADING.test(textStart(n))) {
+    if (n.nodeType === 1 && HEADINGS.has(n.nodeName) && !removed.has(n) && LINK_LIST_HEADING.test(textStart(n))) {
       removed.add(n);
       let next = n.nextSibling;
       while (next !== null && (next.nodeType !== 1 || removed.has(next))) next = next.nextSibling;
@@ -669,10 +668,11 @@ function dropLinkListTails(root: LightElement, removed: Set<LightElement>, stats
         const s = stats.get(next);
         if (s !== undefined && s.chars > 0 && s.linkChars / s.chars > 0.3) removed.add(next);
       }
-      continue;
     }
-    last = n;
   }
+  // The last element the loop kept: it removes only the headings it takes and the blocks after them.
+  let last: LightElement | null = null;
+  for (let n = root.lastChild; n !== null && last === null; n = n.previousSibling) if (n.nodeType === 1 && !removed.has(n)) last = n;
   // Trailing headings with no text after them: section titles left over from what cleaning took.
   // A pull quote or a summary line set as a heading is a sentence of the article, and stays.
   // An appeal to the reader at the article's end goes too, at any length up to a box's.

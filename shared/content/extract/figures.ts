@@ -257,14 +257,17 @@ let openFiguresInUse = false;
  * A post-order walk of `root`'s element subtree ({@link postOrder}'s order, skip and checkpoints)
  * that measures each element into `t` as it goes, with the figures {@link measure} would gather
  * (with `kept`) when the element is visited: a text child is counted as the walk steps over it,
- * and an element's figures are added to its parent's when the walk leaves it, if it is kept then.
+ * and an element's figures are added to its parent's when the walk leaves it, unless it is in
+ * `removed` then.
  * No element's children are read a second time: on a flat page a parent's own measure re-read
  * every one of hundreds of thousands of children, long out of the cache.
  *
- * `visit` gets each element and its number after its figures are written. It may remove the
- * element itself (then `kept` says no and its figures are not added) or re-measure it with
- * {@link measure} after removing some of its children (its parent then adds its new figures);
- * nothing else may change between a child's visit and its parent's. With `number`, each element
+ * `visit` gets each element and its number after its figures are written. It may add the element
+ * to `removed` (then its figures are not added to its parent's) or re-measure it with
+ * {@link measure} (with `removed`'s elements not kept) after adding some of its children (its
+ * parent then adds its new figures); nothing else may change between a child's visit and its
+ * parent's. An element walked is not in `removed` before its visit (`skip` says so): whether a
+ * visit removed it is asked only when `removed` grew. With `number`, each element
  * is numbered in `t` ({@link FiguresTable.number}) when it is visited, as the first walk does.
  */
 export function measureSubtree(
@@ -272,15 +275,15 @@ export function measureSubtree(
   t: FiguresTable,
   skip: (el: LightElement) => boolean,
   visit: (el: LightElement, i: number) => void,
-  options: { number?: boolean; kept?: (el: LightElement) => boolean } = {},
+  options: { number?: boolean; removed?: ReadonlySet<LightElement> } = {},
 ): void {
   const numbering = options.number === true;
-  const kept = options.kept;
+  const removed = options.removed;
   const shared = !openFiguresInUse;
   const acc = shared ? openFigures : new Int32Array(64 * A_STRIDE);
   openFiguresInUse = true;
   try {
-    walkMeasuring(root, t, skip, visit, numbering, kept, acc, shared);
+    walkMeasuring(root, t, skip, visit, numbering, removed, acc, shared);
   } finally {
     if (shared) openFiguresInUse = false;
   }
@@ -292,7 +295,7 @@ function walkMeasuring(
   skip: (el: LightElement) => boolean,
   visit: (el: LightElement, i: number) => void,
   numbering: boolean,
-  kept: ((el: LightElement) => boolean) | undefined,
+  removed: ReadonlySet<LightElement> | undefined,
   acc: Int32Array,
   shared: boolean,
 ): void {
@@ -340,10 +343,11 @@ function walkMeasuring(
     meter?.tick();
     if (numbering) t.number(parent);
     const i = writeFigures(parent, t, acc, base);
+    const removedBefore = removed?.size ?? 0;
     visit(parent, i);
     if (parent === root) return;
     base -= A_STRIDE;
-    if (kept === undefined || kept(parent)) addChild(parent, i, t, acc, base);
+    if (removed === undefined || removed.size === removedBefore || !removed.has(parent)) addChild(parent, i, t, acc, base);
     n = parent.nextSibling;
     parent = parent.parentNode!;
   }

@@ -70,7 +70,7 @@ function walk(html: string, plan: Plan, fused: boolean, numbering: boolean): Wal
   };
   try {
     if (fused) {
-      measureSubtree(doc.body, t, (el) => removed.has(el), act, { number: numbering, kept: numbering ? undefined : kept });
+      measureSubtree(doc.body, t, (el) => removed.has(el), act, numbering ? { number: true } : { removed });
     } else {
       postOrder(doc.body, (el) => removed.has(el), (el) => {
         if (numbering) t.number(el);
