@@ -5,6 +5,7 @@ import { BYLINE_MAX_CHARS, CONDITIONAL, FURNITURE_START_CHARS, isFurnitureBlock,
 import { expandTable } from "./packed-tables";
 import { AUTHOR_BOX_LABEL, BACK_LINK, BYLINE_LINE, COMMENT_HEADING, CONTACT_HEADING, LINK_LIST_HEADING, MEDIA_LINK_LABEL, READER_ADDRESS, READER_PROMPT, WRITTEN_ADDRESS } from "./patterns";
 import { run } from "./run-state";
+import { rememberLastAnswer } from "./last-answer";
 import { judgeTable } from "./table-judge";
 import { firstElement, lastKept, postOrder, previousElement, previousKept } from "./tree-walk";
 
@@ -23,13 +24,20 @@ import { firstElement, lastKept, postOrder, previousElement, previousKept } from
 function isLinkListHead(el: LightElement, s: Figures): "head" | "teaser" | "no" {
   const name = el.nodeName;
   const label = HEADINGS.has(name) ? s.chars < 80 : (name === "P" || name === "DIV") && s.chars < 50 && s.linkChars === 0;
-  if (label && LINK_LIST_HEADING.test(textStart(el))) return "head";
+  if (label && isLinkListHeading(textStart(el))) return "head";
   if (!TEASER_LINE_TAGS.has(name) || s.chars === 0 || s.chars >= 300 || s.linkChars < 0.3 * s.chars) return "no";
   // The line opens with the label, in bold, italics or plain, before its link ("Le puede
   // interesar: <link>"); a link inside the phrase ("Read <a>more</a>.") is not such a label.
   const opening = textStart(el, 80, true);
-  return LINK_LIST_HEADING.test(opening) || MEDIA_LINK_LABEL.test(opening) ? "teaser" : "no";
+  return isLinkListHeading(opening) || isMediaLinkLabel(opening) ? "teaser" : "no";
 }
+
+// The label patterns asked about every small block, each remembering its last answer (last-answer.ts).
+const isLinkListHeading = rememberLastAnswer(LINK_LIST_HEADING);
+const isMediaLinkLabel = rememberLastAnswer(MEDIA_LINK_LABEL);
+const isCommentHeading = rememberLastAnswer(COMMENT_HEADING);
+const isContactHeading = rememberLastAnswer(CONTACT_HEADING);
+const isAuthorBoxLabel = rememberLastAnswer(AUTHOR_BOX_LABEL);
 
 /**
  * Blocks that can be a "read also" line: a paragraph, and a quote or a div, which CMSs use to set
@@ -220,7 +228,7 @@ function firstLink(el: LightElement): LightElement | null {
 export function isCommentHead(el: LightElement, s: Figures): boolean {
   const name = el.nodeName;
   const label = HEADINGS.has(name) ? s.chars < 100 : (name === "P" || name === "DIV" || name === "SPAN" || name === "STRONG") && s.chars < 60;
-  return label && s.chars > 0 && COMMENT_HEADING.test(textStart(el, 120));
+  return label && s.chars > 0 && isCommentHeading(textStart(el, 120));
 }
 
 /** The most text that a contact block after its label holds (names, addresses, phone numbers, a line or two about the sender). */
@@ -237,7 +245,7 @@ const CONTACT_LOOKAHEAD = 40;
  * and the siblings after it go: whom to call about the text is not the text.
  */
 function isContactHead(el: LightElement, s: Figures, t: FiguresTable): boolean {
-  if (!isLabelLine(el, s, 60) || !CONTACT_HEADING.test(textStart(el, 100))) return false;
+  if (!isLabelLine(el, s, 60) || !isContactHeading(textStart(el, 100))) return false;
   const { before, after } = labelledTail(el, run.figures?.raw ?? t);
   return after >= 0 && before > after;
 }
@@ -281,7 +289,7 @@ function labelledTail(el: LightElement, raw: FiguresTable): { before: number; af
  * The label and what follows it go, as an author box that its class names does.
  */
 function isAuthorHead(el: LightElement, s: Figures, t: FiguresTable, rootChars: number): boolean {
-  if (!isLabelLine(el, s, 40) || !AUTHOR_BOX_LABEL.test(textStart(el, 60))) return false;
+  if (!isLabelLine(el, s, 40) || !isAuthorBoxLabel(textStart(el, 60))) return false;
   const raw = run.figures?.raw ?? t;
   const { before, after } = labelledTail(el, raw);
   if (after <= 0) return false;
@@ -660,7 +668,7 @@ function dropLinkListTails(root: LightElement, removed: Set<LightElement>, stats
   const articleChars = stats.get(root)?.chars ?? 0;
   // Only headings are asked whether they are removed: a flat page's body has hundreds of thousands of blocks.
   for (let n = root.firstChild; n !== null; n = n.nextSibling) {
-    if (n.nodeType === 1 && HEADINGS.has(n.nodeName) && !removed.has(n) && LINK_LIST_HEADING.test(textStart(n))) {
+    if (n.nodeType === 1 && HEADINGS.has(n.nodeName) && !removed.has(n) && isLinkListHeading(textStart(n))) {
       removed.add(n);
       let next = n.nextSibling;
       while (next !== null && (next.nodeType !== 1 || removed.has(next))) next = next.nextSibling;
