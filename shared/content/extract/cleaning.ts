@@ -406,6 +406,8 @@ export function cleanSubtree(
   const contactHeads = new Set<LightElement>();
   // Labels of an author box ("About the author"), and the siblings after them.
   const authorHeads = new Set<LightElement>();
+  // The headings among the root's children, in order, for dropLinkListTails (no second loop over a flat body).
+  const topHeadings: LightElement[] = [];
   // The cleaning judges a table's rows and cells one by one: a packed table is built first, unless
   // it is judged to stay whole (partsStayInCleaning): then it stays packed, a leaf of the walk.
   if (!judgeTable(root)) expandTable(root);
@@ -439,6 +441,7 @@ export function cleanSubtree(
       }
     }
     if (el === root) return;
+    if (el.parentNode === root && HEADINGS.has(el.nodeName)) topHeadings.push(el);
     // A widget's title left alone when cleaning took what it titled (a gallery's pictures, a box
     // of teasers): "Business news in pictures" with nothing under it.
     if (isOrphanedTitle(el, s, stats, removed)) {
@@ -495,7 +498,7 @@ export function cleanSubtree(
   }, { removed });
   const s = stats.get(root) ?? emptyStats();
   const figures = { chars: s.chars, sentences: s.sentences };
-  dropLinkListTails(root, removed, stats);
+  dropLinkListTails(root, topHeadings, removed, stats);
   return figures;
 }
 
@@ -664,11 +667,11 @@ function wrapsCodeBlock(el: LightElement): boolean {
  * A heading that introduces a link list ("Related", "More from …") at the top level of the
  * article goes with the link-heavy block after it; trailing headings with nothing after them go.
  */
-function dropLinkListTails(root: LightElement, removed: Set<LightElement>, stats: FiguresTable): void {
+function dropLinkListTails(root: LightElement, headings: readonly LightElement[], removed: Set<LightElement>, stats: FiguresTable): void {
   const articleChars = stats.get(root)?.chars ?? 0;
-  // Only headings are asked whether they are removed: a flat page's body has hundreds of thousands of blocks.
-  for (let n = root.firstChild; n !== null; n = n.nextSibling) {
-    if (n.nodeType === 1 && HEADINGS.has(n.nodeName) && !removed.has(n) && isLinkListHeading(textStart(n))) {
+  // `headings`: the headings among root's children, in order (the cleaning's walk gathered them).
+  for (const n of headings) {
+    if (!removed.has(n) && isLinkListHeading(textStart(n))) {
       removed.add(n);
       let next = n.nextSibling;
       while (next !== null && (next.nodeType !== 1 || removed.has(next))) next = next.nextSibling;
