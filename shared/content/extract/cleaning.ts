@@ -2,10 +2,10 @@ import type { LightElement, LightNode } from "../light-dom";
 import { classWeight } from "./class-signals";
 import { emptyStats, type Figures, type FiguresTable, FiguresView, HEADINGS, INLINE, measure, measureSubtree } from "./figures";
 import { BYLINE_MAX_CHARS, CONDITIONAL, FURNITURE_START_CHARS, isFurnitureBlock, META_MAX_CHARS, sentenceGoesOn, SIDE_BOX_MAX_CHARS, standsAlone, TABLE_PARTS, textStart } from "./furniture";
+import { rememberLastAnswer } from "./last-answer";
 import { expandTable } from "./packed-tables";
 import { AUTHOR_BOX_LABEL, BACK_LINK, BYLINE_LINE, COMMENT_HEADING, CONTACT_HEADING, LINK_LIST_HEADING, MEDIA_LINK_LABEL, READER_ADDRESS, READER_PROMPT, WRITTEN_ADDRESS } from "./patterns";
 import { run } from "./run-state";
-import { rememberLastAnswer } from "./last-answer";
 import { judgeTable } from "./table-judge";
 import { firstElement, lastKept, postOrder, previousElement, previousKept } from "./tree-walk";
 

@@ -256,19 +256,19 @@ let openFiguresInUse = false;
 /**
  * A post-order walk of `root`'s element subtree ({@link postOrder}'s order, skip and checkpoints)
  * that measures each element into `t` as it goes, with the figures {@link measure} would gather
- * (with `kept`) when the element is visited: a text child is counted as the walk steps over it,
- * and an element's figures are added to its parent's when the walk leaves it, unless it is in
- * `removed` then.
- * No element's children are read a second time: on a flat page a parent's own measure re-read
- * every one of hundreds of thousands of children, long out of the cache.
+ * when the element is visited (with `removed`'s elements not kept): a text child is counted as
+ * the walk steps over it, and an element's figures are added to its parent's when the walk leaves
+ * it, unless it is in `removed` then. No element's children are read a second time (on a flat
+ * page a parent's own measure read hundreds of thousands of children again).
  *
  * `visit` gets each element and its number after its figures are written. It may add the element
  * to `removed` (then its figures are not added to its parent's) or re-measure it with
- * {@link measure} (with `removed`'s elements not kept) after adding some of its children (its
- * parent then adds its new figures); nothing else may change between a child's visit and its
- * parent's. An element walked is not in `removed` before its visit (`skip` says so): whether a
- * visit removed it is asked only when `removed` grew. With `number`, each element
- * is numbered in `t` ({@link FiguresTable.number}) when it is visited, as the first walk does.
+ * {@link measure} after adding some of its children to `removed` (its parent then adds its new
+ * figures); nothing else may change between a child's visit and its parent's, and nothing leaves
+ * `removed` during the walk. An element walked is not in `removed` before its visit (`skip` says
+ * so), so whether a visit removed it is asked only when `removed` grew. With `number`, each
+ * element is numbered in `t` ({@link FiguresTable.number}) when it is visited, as the first walk
+ * does.
  */
 export function measureSubtree(
   root: LightElement,
