@@ -1,7 +1,8 @@
 import type { LightElement, LightNode } from "../light-dom";
 import { classWeight } from "./class-signals";
-import { emptyStats, type Figures, type FiguresTable, FiguresView, HEADINGS, INLINE, measure } from "./figures";
+import { emptyStats, type Figures, type FiguresTable, FiguresView, HEADINGS, INLINE, measure, measureSubtree } from "./figures";
 import { BYLINE_MAX_CHARS, CONDITIONAL, FURNITURE_START_CHARS, isFurnitureBlock, META_MAX_CHARS, sentenceGoesOn, SIDE_BOX_MAX_CHARS, standsAlone, TABLE_PARTS, textStart } from "./furniture";
+import { rememberLastAnswer } from "./last-answer";
 import { expandTable } from "./packed-tables";
 import { AUTHOR_BOX_LABEL, BACK_LINK, BYLINE_LINE, COMMENT_HEADING, CONTACT_HEADING, LINK_LIST_HEADING, MEDIA_LINK_LABEL, READER_ADDRESS, READER_PROMPT, WRITTEN_ADDRESS } from "./patterns";
 import { run } from "./run-state";
@@ -23,13 +24,20 @@ import { firstElement, lastKept, postOrder, previousElement, previousKept } from
 function isLinkListHead(el: LightElement, s: Figures): "head" | "teaser" | "no" {
   const name = el.nodeName;
   const label = HEADINGS.has(name) ? s.chars < 80 : (name === "P" || name === "DIV") && s.chars < 50 && s.linkChars === 0;
-  if (label && LINK_LIST_HEADING.test(textStart(el))) return "head";
+  if (label && isLinkListHeading(textStart(el))) return "head";
   if (!TEASER_LINE_TAGS.has(name) || s.chars === 0 || s.chars >= 300 || s.linkChars < 0.3 * s.chars) return "no";
   // The line opens with the label, in bold, italics or plain, before its link ("Le puede
   // interesar: <link>"); a link inside the phrase ("Read <a>more</a>.") is not such a label.
   const opening = textStart(el, 80, true);
-  return LINK_LIST_HEADING.test(opening) || MEDIA_LINK_LABEL.test(opening) ? "teaser" : "no";
+  return isLinkListHeading(opening) || isMediaLinkLabel(opening) ? "teaser" : "no";
 }
+
+// The label patterns asked about every small block, each remembering its last answer (last-answer.ts).
+const isLinkListHeading = rememberLastAnswer(LINK_LIST_HEADING);
+const isMediaLinkLabel = rememberLastAnswer(MEDIA_LINK_LABEL);
+const isCommentHeading = rememberLastAnswer(COMMENT_HEADING);
+const isContactHeading = rememberLastAnswer(CONTACT_HEADING);
+const isAuthorBoxLabel = rememberLastAnswer(AUTHOR_BOX_LABEL);
 
 /**
  * Blocks that can be a "read also" line: a paragraph, and a quote or a div, which CMSs use to set
@@ -220,7 +228,7 @@ function firstLink(el: LightElement): LightElement | null {
 export function isCommentHead(el: LightElement, s: Figures): boolean {
   const name = el.nodeName;
   const label = HEADINGS.has(name) ? s.chars < 100 : (name === "P" || name === "DIV" || name === "SPAN" || name === "STRONG") && s.chars < 60;
-  return label && s.chars > 0 && COMMENT_HEADING.test(textStart(el, 120));
+  return label && s.chars > 0 && isCommentHeading(textStart(el, 120));
 }
 
 /** The most text that a contact block after its label holds (names, addresses, phone numbers, a line or two about the sender). */
@@ -237,7 +245,7 @@ const CONTACT_LOOKAHEAD = 40;
  * and the siblings after it go: whom to call about the text is not the text.
  */
 function isContactHead(el: LightElement, s: Figures, t: FiguresTable): boolean {
-  if (!isLabelLine(el, s, 60) || !CONTACT_HEADING.test(textStart(el, 100))) return false;
+  if (!isLabelLine(el, s, 60) || !isContactHeading(textStart(el, 100))) return false;
   const { before, after } = labelledTail(el, run.figures?.raw ?? t);
   return after >= 0 && before > after;
 }
@@ -281,7 +289,7 @@ function labelledTail(el: LightElement, raw: FiguresTable): { before: number; af
  * The label and what follows it go, as an author box that its class names does.
  */
 function isAuthorHead(el: LightElement, s: Figures, t: FiguresTable, rootChars: number): boolean {
-  if (!isLabelLine(el, s, 40) || !AUTHOR_BOX_LABEL.test(textStart(el, 60))) return false;
+  if (!isLabelLine(el, s, 40) || !isAuthorBoxLabel(textStart(el, 60))) return false;
   const raw = run.figures?.raw ?? t;
   const { before, after } = labelledTail(el, raw);
   if (after <= 0) return false;
@@ -398,6 +406,8 @@ export function cleanSubtree(
   const contactHeads = new Set<LightElement>();
   // Labels of an author box ("About the author"), and the siblings after them.
   const authorHeads = new Set<LightElement>();
+  // The headings among the root's children, in order, for dropLinkListTails (no second loop over a flat body).
+  const topHeadings: LightElement[] = [];
   // The cleaning judges a table's rows and cells one by one: a packed table is built first, unless
   // it is judged to stay whole (partsStayInCleaning): then it stays packed, a leaf of the walk.
   if (!judgeTable(root)) expandTable(root);
@@ -406,8 +416,8 @@ export function cleanSubtree(
     if (!judgeTable(el)) expandTable(el);
     return false;
   };
-  postOrder(root, skip, (el) => {
-    let s = new FiguresView(stats, measure(el, stats, kept));
+  measureSubtree(root, stats, skip, (el, i) => {
+    let s = new FiguresView(stats, i);
     // Teaser cards (a linked headline and an excerpt, two or more alike): other stories.
     // On a list page (the article's best block is mostly such cards, or holds a long run of them)
     // they are the content.
@@ -431,6 +441,7 @@ export function cleanSubtree(
       }
     }
     if (el === root) return;
+    if (el.parentNode === root && HEADINGS.has(el.nodeName)) topHeadings.push(el);
     // A widget's title left alone when cleaning took what it titled (a gallery's pictures, a box
     // of teasers): "Business news in pictures" with nothing under it.
     if (isOrphanedTitle(el, s, stats, removed)) {
@@ -484,10 +495,10 @@ export function cleanSubtree(
       return;
     }
     if ((relaxed && unlikely.has(el) && s.chars < 4 * META_MAX_CHARS) || shouldRemove(el, s, scores.get(el) ?? 0, stats, removed)) removed.add(el);
-  });
+  }, { removed });
   const s = stats.get(root) ?? emptyStats();
   const figures = { chars: s.chars, sentences: s.sentences };
-  dropLinkListTails(root, removed, stats);
+  dropLinkListTails(root, topHeadings, removed, stats);
   return figures;
 }
 
@@ -656,12 +667,11 @@ function wrapsCodeBlock(el: LightElement): boolean {
  * A heading that introduces a link list ("Related", "More from …") at the top level of the
  * article goes with the link-heavy block after it; trailing headings with nothing after them go.
  */
-function dropLinkListTails(root: LightElement, removed: Set<LightElement>, stats: FiguresTable): void {
+function dropLinkListTails(root: LightElement, headings: readonly LightElement[], removed: Set<LightElement>, stats: FiguresTable): void {
   const articleChars = stats.get(root)?.chars ?? 0;
-  let last: LightElement | null = null;
-  for (let n = root.firstChild; n !== null; n = n.nextSibling) {
-    if (n.nodeType !== 1 || removed.has(n)) continue;
-    if (HEADINGS.has(n.nodeName) && LINK_LIST_HEADING.test(textStart(n))) {
+  // `headings`: the headings among root's children, in order (the cleaning's walk gathered them).
+  for (const n of headings) {
+    if (!removed.has(n) && isLinkListHeading(textStart(n))) {
       removed.add(n);
       let next = n.nextSibling;
       while (next !== null && (next.nodeType !== 1 || removed.has(next))) next = next.nextSibling;
@@ -669,10 +679,11 @@ function dropLinkListTails(root: LightElement, removed: Set<LightElement>, stats
         const s = stats.get(next);
         if (s !== undefined && s.chars > 0 && s.linkChars / s.chars > 0.3) removed.add(next);
       }
-      continue;
     }
-    last = n;
   }
+  // The last element the loop kept: it removes only the headings it takes and the blocks after them.
+  let last: LightElement | null = null;
+  for (let n = root.lastChild; n !== null && last === null; n = n.previousSibling) if (n.nodeType === 1 && !removed.has(n)) last = n;
   // Trailing headings with no text after them: section titles left over from what cleaning took.
   // A pull quote or a summary line set as a heading is a sentence of the article, and stays.
   // An appeal to the reader at the article's end goes too, at any length up to a box's.

@@ -229,6 +229,187 @@ export function countText(text: string): void {
   textSentences = sentences;
 }
 
+/** Columns of one open element's running figures in {@link measureSubtree}'s stack (one row of 16 per depth). */
+const A_CHARS = 0;
+const A_LINK = 1;
+const A_INLINE = 2;
+const A_INLINE_COMMAS = 3;
+const A_COMMAS = 4;
+const A_SENTENCES = 5;
+const A_PARAGRAPHS = 6;
+const A_IMAGES = 7;
+const A_LIST_ITEMS = 8;
+const A_INPUTS = 9;
+const A_EMBEDS = 10;
+const A_HEADING = 11;
+const A_CODE = 12;
+const A_STRIDE = 16;
+
+/**
+ * The running figures of the elements open in {@link measureSubtree}, a row per depth; grown by
+ * doubling, and shared by the walks (a walk started inside another's visit gets its own).
+ */
+let openFigures = new Int32Array(64 * A_STRIDE);
+
+let openFiguresInUse = false;
+
+/**
+ * A post-order walk of `root`'s element subtree ({@link postOrder}'s order, skip and checkpoints)
+ * that measures each element into `t` as it goes, with the figures {@link measure} would gather
+ * when the element is visited (with `removed`'s elements not kept): a text child is counted as
+ * the walk steps over it, and an element's figures are added to its parent's when the walk leaves
+ * it, unless it is in `removed` then. No element's children are read a second time (on a flat
+ * page a parent's own measure read hundreds of thousands of children again).
+ *
+ * `visit` gets each element and its number after its figures are written. It may add the element
+ * to `removed` (then its figures are not added to its parent's) or re-measure it with
+ * {@link measure} after adding some of its children to `removed` (its parent then adds its new
+ * figures); nothing else may change between a child's visit and its parent's, and nothing leaves
+ * `removed` during the walk. An element walked is not in `removed` before its visit (`skip` says
+ * so), so whether a visit removed it is asked only when `removed` grew. With `number`, each
+ * element is numbered in `t` ({@link FiguresTable.number}) when it is visited, as the first walk
+ * does.
+ */
+export function measureSubtree(
+  root: LightElement,
+  t: FiguresTable,
+  skip: (el: LightElement) => boolean,
+  visit: (el: LightElement, i: number) => void,
+  options: { number?: boolean; removed?: ReadonlySet<LightElement> } = {},
+): void {
+  const numbering = options.number === true;
+  const removed = options.removed;
+  const shared = !openFiguresInUse;
+  const acc = shared ? openFigures : new Int32Array(64 * A_STRIDE);
+  openFiguresInUse = true;
+  try {
+    walkMeasuring(root, t, skip, visit, numbering, removed, acc, shared);
+  } finally {
+    if (shared) openFiguresInUse = false;
+  }
+}
+
+function walkMeasuring(
+  root: LightElement,
+  t: FiguresTable,
+  skip: (el: LightElement) => boolean,
+  visit: (el: LightElement, i: number) => void,
+  numbering: boolean,
+  removed: ReadonlySet<LightElement> | undefined,
+  acc: Int32Array,
+  shared: boolean,
+): void {
+  const meter = run.meter;
+  for (let k = 0; k <= A_CODE; k++) acc[k] = 0;
+  let base = 0;
+  let parent = root;
+  let n: LightNode | null = root.firstChild;
+  meter?.tick();
+  for (;;) {
+    // Step over `parent`'s children from `n` to the next one to walk, counting its texts.
+    let child: LightElement | null = null;
+    for (; n !== null; n = n.nextSibling) {
+      if (n.nodeType === 3) {
+        const data = n.data;
+        if (!t.serverMessageWords && data.includes(SERVER_MESSAGE_WORDS)) t.serverMessageWords = true;
+        countText(data);
+        acc[base + A_CHARS]! += textChars;
+        acc[base + A_INLINE]! += textChars;
+        acc[base + A_COMMAS]! += textCommas;
+        acc[base + A_INLINE_COMMAS]! += textCommas;
+        acc[base + A_SENTENCES]! += textSentences;
+        continue;
+      }
+      if (!skip(n)) {
+        child = n;
+        break;
+      }
+    }
+    if (child !== null) {
+      meter?.tick();
+      base += A_STRIDE;
+      if (base + A_STRIDE > acc.length) {
+        const wider = new Int32Array(2 * acc.length);
+        wider.set(acc);
+        acc = wider;
+        if (shared) openFigures = wider;
+      }
+      for (let k = base; k <= base + A_CODE; k++) acc[k] = 0;
+      parent = child;
+      n = child.firstChild;
+      continue;
+    }
+    // `parent` has no child left to walk: its figures are complete.
+    meter?.tick();
+    if (numbering) t.number(parent);
+    const i = writeFigures(parent, t, acc, base);
+    const removedBefore = removed?.size ?? 0;
+    visit(parent, i);
+    if (parent === root) return;
+    base -= A_STRIDE;
+    if (removed === undefined || removed.size === removedBefore || !removed.has(parent)) addChild(parent, i, t, acc, base);
+    n = parent.nextSibling;
+    parent = parent.parentNode!;
+  }
+}
+
+/** Writes `el`'s figures, gathered at `acc[base…]` (and a packed table's cells), into `t`; returns its number. */
+function writeFigures(el: LightElement, t: FiguresTable, acc: Int32Array, base: number): number {
+  let chars = acc[base + A_CHARS]!;
+  let commas = acc[base + A_COMMAS]!;
+  let sentences = acc[base + A_SENTENCES]!;
+  // A packed table is a leaf: its text is its cells' (see measure).
+  const packed = el.firstChild === null ? el.packedTable : null;
+  if (packed !== null) {
+    for (const text of packed.cellTexts) {
+      run.meter?.tick();
+      if (text === null) continue;
+      if (!t.serverMessageWords && text.includes(SERVER_MESSAGE_WORDS)) t.serverMessageWords = true;
+      countText(text);
+      chars += textChars;
+      commas += textCommas;
+      sentences += textSentences;
+    }
+  }
+  const i = el.walkIndex;
+  t.chars[i] = chars;
+  t.linkChars[i] = acc[base + A_LINK]!;
+  t.inlineChars[i] = acc[base + A_INLINE]!;
+  t.inlineCommas[i] = acc[base + A_INLINE_COMMAS]!;
+  t.commas[i] = commas;
+  t.sentences[i] = sentences;
+  t.paragraphs[i] = acc[base + A_PARAGRAPHS]!;
+  t.images[i] = acc[base + A_IMAGES]!;
+  t.listItems[i] = acc[base + A_LIST_ITEMS]!;
+  t.inputs[i] = acc[base + A_INPUTS]!;
+  t.embeds[i] = acc[base + A_EMBEDS]!;
+  t.headingChars[i] = acc[base + A_HEADING]!;
+  t.hasCode[i] = acc[base + A_CODE]!;
+  t.stamp[i] = t.generation;
+  return i;
+}
+
+/** Adds child `c`'s figures (row `j` of `t`) to its parent's running figures at `acc[base…]`, as {@link measure} adds a kept child's. */
+function addChild(c: LightElement, j: number, t: FiguresTable, acc: Int32Array, base: number): void {
+  const name = c.nodeName;
+  const cChars = t.chars[j]!;
+  acc[base + A_CHARS]! += cChars;
+  acc[base + A_LINK]! += name === "A" ? cChars : t.linkChars[j]!;
+  acc[base + A_SENTENCES]! += t.sentences[j]!;
+  acc[base + A_COMMAS]! += t.commas[j]!;
+  acc[base + A_PARAGRAPHS]! += t.paragraphs[j]! + (name === "P" && cChars > 0 ? 1 : 0);
+  acc[base + A_IMAGES]! += t.images[j]! + (name === "IMG" ? 1 : 0);
+  acc[base + A_LIST_ITEMS]! += t.listItems[j]! + (name === "LI" ? 1 : 0);
+  acc[base + A_INPUTS]! += t.inputs[j]! + (name === "INPUT" || name === "TEXTAREA" ? 1 : 0);
+  acc[base + A_EMBEDS]! += t.embeds[j]! + (name === "VIDEO" || name === "AUDIO" || name === "PICTURE" ? 1 : 0);
+  acc[base + A_HEADING]! += HEADINGS.has(name) ? cChars : t.headingChars[j]!;
+  if (t.hasCode[j] === 1 || name === "PRE" || name === "CODE" || name === "TABLE") acc[base + A_CODE] = 1;
+  if (INLINE.has(name)) {
+    acc[base + A_INLINE]! += t.inlineChars[j]!;
+    acc[base + A_INLINE_COMMAS]! += t.inlineCommas[j]!;
+  }
+}
+
 /**
  * Gathers `el`'s figures from its text and its kept children's figures (measured before it in
  * this walk of `t`) into `t`, and returns its number there. Without `kept`, every child is kept

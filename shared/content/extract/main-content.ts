@@ -3,14 +3,14 @@ import { LightElement, type LightNode, PRUNED_TAGS } from "../light-dom";
 import type { Attempt, ExtractReason } from "./attempt";
 import { classAndId, classWeight, COMMENTS, isHidden, isUnlikely } from "./class-signals";
 import { cleanSubtree, isCommentHead } from "./cleaning";
-import { emptyStats, FiguresTable, INLINE, measure } from "./figures";
+import { emptyStats, FiguresTable, INLINE, measure, measureSubtree } from "./figures";
 import { isFurnitureBlock, textStart } from "./furniture";
 import { settleTable } from "./packed-tables";
 import { hasClassWord } from "./patterns";
 import { run } from "./run-state";
 import { removeServerMessages } from "./server-messages";
 import { leadBlocks, normalizeTitle, opensWithHeadline, titleHeading, titleMatcher } from "./title-and-lead";
-import { ancestorsOf, elementChildCount, postOrder } from "./tree-walk";
+import { ancestorsOf, elementChildCount, postOrder, preOrder } from "./tree-walk";
 
 /**
  * Main-content extraction over the light tree (docs/content.md, "Main content").
@@ -90,11 +90,9 @@ function extract(body: LightElement, options: ExtractOptions): ExtractResult {
   // The first headings (h1–h3), gathered by the first walk for the feed rule (articlesTitled).
   const headings: LightElement[] = [];
   run.figures = { raw, work: null };
-  postOrder(body, settleTable, (el) => {
-    raw.number(el);
-    measure(el, raw);
+  measureSubtree(body, raw, settleTable, (el) => {
     if (headings.length < TITLE_HEADINGS && (el.nodeName === "H1" || el.nodeName === "H2" || el.nodeName === "H3")) headings.push(el);
-  });
+  }, { number: true });
   markFiltered(body, hidden, unlikely, raw);
   // One table for the attempts' walks and their cleaning, each starting it afresh.
   const work = new FiguresTable(raw.size);
@@ -159,29 +157,27 @@ function markFiltered(body: LightElement, hidden: Set<LightElement>, unlikely: S
     return s !== undefined && s.chars > 0.3 * pageChars && s.sentences >= 5 && el.nodeName !== "UL" && el.nodeName !== "OL" && !hasClassWord(COMMENTS, classAndId(el));
   };
   const visible = lazyVisibleText(body);
-  // The elements to look into, and whether each is inside a table or code: two stacks, no pair per element.
-  const stack: LightElement[] = [body];
-  const inProtected: boolean[] = [false];
-  while (stack.length > 0) {
-    run.meter?.tick();
-    const el = stack.pop()!;
-    const protectedContext = inProtected.pop()!;
-    for (let n = el.firstChild; n !== null; n = n.nextSibling) {
-      if (n.nodeType !== 1) continue;
-      if (isHidden(n) || RUBY_ANNOTATIONS.has(n.nodeName) || (n.nodeName === "NOSCRIPT" && !isNoscriptArticle(n, raw, visible))) {
-        hidden.add(n);
-        continue;
-      }
-      if (!protectedContext && isUnlikely(n) && !tooBigForFurniture(n)) {
-        unlikely.add(n);
-        continue;
-      }
-      const name = n.nodeName;
-      stack.push(n);
-      inProtected.push(protectedContext || name === "TABLE" || name === "CODE" || name === "PRE");
+  // How many tables and code elements the walk is inside.
+  let protecting = 0;
+  preOrder(body, (n) => {
+    if (n === body) return true;
+    if (isHidden(n) || RUBY_ANNOTATIONS.has(n.nodeName) || (n.nodeName === "NOSCRIPT" && !isNoscriptArticle(n, raw, visible))) {
+      hidden.add(n);
+      return false;
     }
-  }
+    if (protecting === 0 && isUnlikely(n) && !tooBigForFurniture(n)) {
+      unlikely.add(n);
+      return false;
+    }
+    if (PROTECTING.has(n.nodeName)) protecting++;
+    return true;
+  }, (el) => {
+    if (PROTECTING.has(el.nodeName)) protecting--;
+  });
 }
+
+/** Elements whose content is not judged furniture by its class (data tables, code). */
+const PROTECTING = new Set(["TABLE", "CODE", "PRE"]);
 
 /**
  * Ruby annotations (`<rt>` readings, `<rp>` fallback parentheses) are set aside like hidden

@@ -43,6 +43,39 @@ function deepestFirst(el: LightElement, skip: (el: LightElement) => boolean, met
   }
 }
 
+/**
+ * Pre-order walk of `root`'s element subtree, parents before children: `enter` is asked about
+ * each element (`root` first), and the walk goes into its children only when it answers true;
+ * `leave` is told when the walk comes back out of an element it went into. Iterative over the
+ * sibling and parent links: no stack, where one that holds every child of a flat page's body
+ * (hundreds of thousands) grows by copies and is moved by the garbage collector. Ticks the run's
+ * meter once per element entered.
+ */
+export function preOrder(root: LightElement, enter: (el: LightElement) => boolean, leave: (el: LightElement) => void): void {
+  const meter = run.meter;
+  meter?.tick();
+  if (!enter(root)) return;
+  let parent = root;
+  let n: LightNode | null = root.firstChild;
+  for (;;) {
+    for (; n !== null; n = n.nextSibling) {
+      if (n.nodeType !== 1) continue;
+      meter?.tick();
+      if (enter(n)) break;
+    }
+    if (n !== null) {
+      parent = n;
+      n = n.firstChild;
+      continue;
+    }
+    // Every child of `parent` is done: back out of it.
+    leave(parent);
+    if (parent === root) return;
+    n = parent.nextSibling;
+    parent = parent.parentNode!;
+  }
+}
+
 export function previousElement(el: LightElement): LightElement | null {
   for (let n = el.previousSibling; n !== null; n = n.previousSibling) if (n.nodeType === 1) return n;
   return null;
