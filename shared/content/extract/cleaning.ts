@@ -508,8 +508,12 @@ function shouldRemove(el: LightElement, s: Figures, contentScore: number, stats:
   if (name === "INPUT" || name === "TEXTAREA" || name === "LABEL") return true;
   // Whatever its class says ("slide-caption"): the slide's text is the article's.
   if (name === "FIGCAPTION") return !isSlideText(s);
-  // A link back to the listing on a line of its own ("zurück zur Listenansicht", "Back to news").
-  if (name === "A" && s.chars < 60 && standsAlone(el) && BACK_LINK.test(textStart(el))) return true;
+  // A link back to the listing on a line of its own ("zurück zur Listenansicht", "Back to news"),
+  // or a link line to the reader that points on ("Hier geht es zur Anmeldung", "Subscribe now").
+  if (name === "A" && s.chars < 60 && standsAlone(el)) {
+    const start = textStart(el);
+    if (BACK_LINK.test(start) || (READER_PROMPT.test(start) && isOwnLine(el))) return true;
+  }
   // A dateline or a name that opens a sentence of the text is the text's, whatever its class says.
   if (INLINE.has(name) && s.chars < META_MAX_CHARS && s.linkChars === 0 && sentenceGoesOn(el)) return false;
   if (isFurnitureBlock(el, s)) return true;
@@ -542,6 +546,35 @@ function shouldRemove(el: LightElement, s: Figures, contentScore: number, stats:
   if (weight >= 25 && density > 0.5) return true;
   if ((s.embeds === 1 && s.chars < 75) || s.embeds > 1) return s.chars < 75;
   return false;
+}
+
+/**
+ * Whether an inline element is a line of its own: nothing but whitespace, a line break or a block
+ * beside it on either side. A link set in bold between bold words ("<b>…</b><a><b>Follow us</b></a><b>
+ * to stay …</b>") is in a sentence. Looks at one sibling each way, past whitespace.
+ */
+function isOwnLine(el: LightElement): boolean {
+  const endsLine = (n: LightNode | null) => n === null || n.nodeName === "BR" || (n.nodeType === 1 && !INLINE.has(n.nodeName));
+  // The link's inline wrappers that hold nothing else (`<strong><a>…</a></strong>.`) are the line's
+  // element: their siblings say whether it stands alone.
+  let line: LightElement = el;
+  for (let level = 0; level < INLINE_WRAPPER_LEVELS; level++) {
+    const prev = pastBlankText(line.previousSibling, (n) => n.previousSibling);
+    const next = pastBlankText(line.nextSibling, (n) => n.nextSibling);
+    const parent = line.parentNode;
+    if (prev !== null || next !== null || parent === null || !INLINE.has(parent.nodeName)) return endsLine(prev) && endsLine(next);
+    line = parent;
+  }
+  return false;
+}
+
+/** At most this many inline wrappers around a link are climbed (`<p><em><strong><a>`). */
+const INLINE_WRAPPER_LEVELS = 4;
+
+/** `n`, or the first sibling from it on (by `step`) that is not whitespace-only text. */
+function pastBlankText(n: LightNode | null, step: (n: LightNode) => LightNode | null): LightNode | null {
+  while (n !== null && n.nodeType === 3 && n.data.trim() === "") n = step(n);
+  return n;
 }
 
 /** A paragraph of links one per line is a box of a few headlines. */
@@ -677,7 +710,9 @@ function dropLinkListTails(root: LightElement, removed: Set<LightElement>, stats
   // A pull quote or a summary line set as a heading is a sentence of the article, and stays.
   // An appeal to the reader at the article's end goes too, at any length up to a box's.
   last = pastBlanks(last, removed, stats);
-  while (last !== null && ((HEADINGS.has(last.nodeName) && !isSentenceHeading(last, stats.get(last))) || isTrailingAppeal(last, stats.get(last), articleChars))) {
+  // So does a label line that ends with a colon ("Teilnehmende Blogs:"): what it introduced (a
+  // list of links, a map, a widget) was taken, or never was text.
+  while (last !== null && ((HEADINGS.has(last.nodeName) && !isSentenceHeading(last, stats.get(last))) || isOrphanedLabel(last, stats.get(last)) || isTrailingAppeal(last, stats.get(last), articleChars))) {
     removed.add(last);
     last = pastBlanks(previousKept(last, removed), removed, stats);
   }
@@ -715,6 +750,22 @@ function pastBlanks(el: LightElement | null, removed: ReadonlySet<LightElement>,
   }
   return null;
 }
+
+/** A label line ("Teilnehmende Blogs:", "Die Karte zum Abspeichern:") is a few words. */
+const LABEL_LINE_CHARS = 60;
+
+/**
+ * Whether a block is a label line with nothing after it: a paragraph or a short line of at most
+ * {@link LABEL_LINE_CHARS} characters, no link, that ends with a colon. Asked only of the
+ * article's last blocks ({@link dropLinkListTails}).
+ */
+function isOrphanedLabel(el: LightElement, s: Figures | undefined): boolean {
+  if (s === undefined || s.chars === 0 || s.chars > LABEL_LINE_CHARS || s.linkChars > 0 || !LABEL_TAGS.has(el.nodeName)) return false;
+  return /[:：]$/.test(textStart(el, 2 * LABEL_LINE_CHARS));
+}
+
+/** Blocks that hold a label line of their own. */
+const LABEL_TAGS = new Set(["P", "DIV", "SPAN", "STRONG", "B", "DT"]);
 
 /** A box that asks the reader for support or a subscription is a few short paragraphs. */
 const APPEAL_MAX_CHARS = 1000;

@@ -101,6 +101,16 @@ export const READER_PROMPT = new RegExp(
       "(?:the )?(?:story|article|text) continues (?:below|after)\\b", "continue reading (?:the main story|below)\\b", "scroll (?:down )?to continue\\b",
       "sponsored(?: content| post| story)?\\s*$", "paid (?:post|content)\\s*$", "scroll down for (?:video|more)\\b", "continue reading\\s*$", "read the full (?:story|article)\\b",
       "(?:print|e-?mail) this (?:article|story|page|post)\\b", "(?:loading|wird geladen|chargement|cargando)\\s*(?:\\.\\.\\.|…)\\s*$",
+      // A blog platform's like widget ("%d Bloggern gefällt das:", "12 bloggers like this.")
+      "(?:%d|\\d+) (?:bloggern? gefällt das|bloggers? like this)\\b",
+      // A listing's count or paging note ("Es werden die Weine 1 bis 10 von insgesamt 19 angezeigt",
+      // "Showing 1–10 of 19 results", "Seite 2 von 5"): the list's controls, not its items
+      "es werden (?:die )?(?:\\S+ )?\\d+ bis \\d+ (?:\\(?von|aus) (?:insgesamt )?\\d+\\b", "(?:zeige|anzeige) \\d+\\s*(?:[-–]|bis)\\s*\\d+ von (?:insgesamt )?\\d+\\b",
+      "(?:showing|displaying|viewing) (?:results? |items? |entries )?\\d+\\s*(?:[-–]|to)\\s*\\d+ of (?:about )?\\d+\\b", "(?:seite|page|página|pagina|strona) \\d+ (?:von|of|de|di|z) \\d+\\s*$",
+      // A picture's show and hide control written as text ("Bild anzeigen Bild schließen", "View image")
+      "(?:bild|foto|grafik) (?:anzeigen|vergrößern|einblenden)(?: (?:bild|foto|grafik) (?:schließen|ausblenden|verkleinern))?\\s*$", "(?:view|show|enlarge) (?:the )?(?:image|photo|picture)(?: (?:hide|close) (?:the )?(?:image|photo|picture))?\\s*$",
+      // A link line that points on, in place of the text it names ("Hier geht es zur Anmeldung")
+      "hier geht(?:'s|’s| es) (?:direkt )?zu[rm]? (?!beispiel\\b)[^.!?]{1,60}$",
       // cookie notices that stayed in the article's container
       "we use cookies (?:to|on|and similar)\\b", "this (?:site|website) uses cookies\\b", "wir (?:verwenden|nutzen) cookies\\s*(?:,|um\\b|auf\\b)", "diese (?:website|webseite|seite) (?:verwendet|nutzt) cookies\\b",
       "utilizamos cookies (?:propias|para|de)\\b", "nous utilisons des cookies (?:pour|afin)\\b", "utilizziamo (?:i )?cookie (?:per|tecnici|di)\\b", "korzystamy z (?:plików )?cookies\\b",

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { NEGATIVE, UNLIKELY_CANDIDATE, hasClassWord } from "../../../../../shared/content/extract/patterns";
+import { NEGATIVE, READER_PROMPT, UNLIKELY_CANDIDATE, hasClassWord } from "../../../../../shared/content/extract/patterns";
 
 describe("hasClassWord: furniture words in class and id values", () => {
   it.each([
@@ -35,5 +35,25 @@ describe("hasClassWord: furniture words in class and id values", () => {
         if (!UNLIKELY_CANDIDATE.test(value)) expect(hasClassWord(UNLIKELY_CANDIDATE, value)).toBe(false);
       }),
     );
+  });
+});
+
+describe("READER_PROMPT: listing controls, like widgets and link lines that point on", () => {
+  it.each([
+    ["Es werden die Weine 1 bis 10 von insgesamt 19 angezeigt!", true],
+    ["Showing 1–10 of 19 results", true],
+    ["Seite 2 von 5", true],
+    ["%d Bloggern gefällt das:", true],
+    ["Bild anzeigen Bild schließen", true],
+    ["View image", true],
+    ["Hier geht es zur neuen Vorstandsstruktur", true],
+    // The same words that go on as the text's sentence
+    ["Seite 2 von 5 des Berichts zeigt, was die Stadt plant.", false],
+    ["Hier geht es zum Beispiel um die Frage, wer zahlt", false],
+    ["Hier geht es zur Sache. Der Rat hat entschieden.", false],
+    ["Bild anzeigen lassen konnte sie sich nicht mehr, sagte sie.", false],
+    ["Showing the film to 19 classes took a week", false],
+  ])("%j is %s", (line, expected) => {
+    expect(READER_PROMPT.test(line)).toBe(expected);
   });
 });
