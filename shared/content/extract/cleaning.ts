@@ -3,7 +3,7 @@ import { classWeight } from "./class-signals";
 import { emptyStats, type Figures, type FiguresTable, FiguresView, HEADINGS, INLINE, measure } from "./figures";
 import { BYLINE_MAX_CHARS, CONDITIONAL, FURNITURE_START_CHARS, isFurnitureBlock, META_MAX_CHARS, sentenceGoesOn, SIDE_BOX_MAX_CHARS, standsAlone, TABLE_PARTS, textStart } from "./furniture";
 import { expandTable } from "./packed-tables";
-import { AUTHOR_BOX_LABEL, BACK_LINK, BYLINE_LINE, COMMENT_HEADING, CONTACT_HEADING, LINK_LIST_HEADING, MEDIA_LINK_LABEL, READER_ADDRESS, READER_PROMPT, WRITTEN_ADDRESS } from "./patterns";
+import { AUTHOR_BOX_LABEL, BACK_LINK, BYLINE_LINE, COMMENT_HEADING, CONTACT_HEADING, LINK_LIST_HEADING, MEDIA_LINK_LABEL, READ_MORE_LINK, READER_ADDRESS, READER_PROMPT, WRITTEN_ADDRESS } from "./patterns";
 import { run } from "./run-state";
 import { judgeTable } from "./table-judge";
 import { firstElement, lastKept, postOrder, previousElement, previousKept } from "./tree-walk";
@@ -60,7 +60,7 @@ function teaserCards(el: LightElement, t: FiguresTable, removed: Set<LightElemen
   let first: { card: LightElement; head: LightElement } | null = null;
   for (let c = el.firstChild; c !== null; c = c.nextSibling) {
     if (c.nodeType !== 1 || removed.has(c) || INLINE.has(c.nodeName) || !t.holds(c.walkIndex)) continue;
-    const head = cardHead(c, t);
+    const head = cardHead(c, t) ?? (READ_MORE_CARDS.has(c.nodeName) ? readMoreTail(c, t) : null);
     if (head === null) continue;
     openers++;
     first ??= { card: c, head };
@@ -80,6 +80,46 @@ interface CardScan {
   run: { cards: LightElement[]; chars: number } | null;
   /** The one child that opens like a card, when exactly one does (with its headline). */
   only: { card: LightElement; head: LightElement } | null;
+}
+
+/**
+ * Boxes that a read-more link can end as a teaser card: a paragraph that ends with one ("… the
+ * study says. <a>Read more</a>") is the article's text pointing to its source.
+ */
+const READ_MORE_CARDS = new Set(["DIV", "SECTION", "ASIDE", "ARTICLE", "LI"]);
+
+/** At most this many levels down a card's last children are looked at for its read-more link. */
+const READ_MORE_LEVELS = 4;
+
+/**
+ * The link that ends a teaser card `c` whose headline is not a link (or was taken already): its
+ * last child with text, down its last children ({@link READ_MORE_LEVELS} levels at most, each
+ * looking back past at most {@link CARD_HEAD_LOOKAHEAD} text-less elements), when that is a
+ * short link to another page that reads "read more" ({@link READ_MORE_LINK}). Figures from this
+ * walk's table.
+ */
+function readMoreTail(c: LightElement, t: FiguresTable): LightElement | null {
+  let cur: LightElement = c;
+  for (let level = 0; level < READ_MORE_LEVELS; level++) {
+    let last: LightElement | null = null;
+    let looked = 0;
+    for (let g = cur.lastChild; g !== null && last === null && looked < CARD_HEAD_LOOKAHEAD; g = g.previousSibling) {
+      if (g.nodeType === 3) {
+        if (g.data.trim() !== "") return null;
+        continue;
+      }
+      if (g.nodeType !== 1 || !t.holds(g.walkIndex)) continue;
+      looked++;
+      if (t.chars[g.walkIndex]! > 0) last = g;
+    }
+    if (last === null) return null;
+    if (last.nodeName === "A") {
+      const href = last.attributes.href?.trim() ?? "";
+      return t.chars[last.walkIndex]! < 40 && href !== "" && !href.startsWith("#") && READ_MORE_LINK.test(textStart(last, 60)) ? last : null;
+    }
+    cur = last;
+  }
+  return null;
 }
 
 /**
@@ -127,8 +167,10 @@ function embeddedTeaser(only: CardScan["only"], t: FiguresTable, removed: Readon
   const { card, head } = only;
   const h = head.walkIndex;
   const headChars = t.chars[h]!;
-  // The headline is a heading, or a link around one (`<a><h3>…</h3></a>`).
-  if (!HEADINGS.has(head.nodeName) && t.headingChars[h]! < 0.5 * headChars) return null;
+  // The headline is a heading, or a link around one (`<a><h3>…</h3></a>`); or the box ends with a
+  // link that reads "read more" ({@link readMoreTail}).
+  const readMore = head.nodeName === "A" && READ_MORE_LINK.test(textStart(head, 60));
+  if (!readMore && !HEADINGS.has(head.nodeName) && t.headingChars[h]! < 0.5 * headChars) return null;
   const excerpt = t.chars[card.walkIndex]! - (removed.has(head) ? 0 : headChars);
   if (excerpt > EMBED_EXCERPT_CHARS || excerpt + headChars > EMBED_SHARE * rootChars) return null;
   const link = head.nodeName === "A" ? head : firstLink(head);

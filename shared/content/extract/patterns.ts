@@ -176,6 +176,13 @@ export const COPYRIGHT_NOTICE = /^(?:©|\(c\)\s|copyright\s*(?:©|\(c\)|\d{4}\b)
  * "Zurück zum Newsroom", "Retour à la liste"): navigation, when the link stands on a line of its
  * own (cleaning.ts).
  */
+/**
+ * The whole text of a link that ends another page's teaser ("Weiterlesen", "Link zum Artikel",
+ * "Read more »", "Czytaj więcej"): the excerpt before it is that page's, not this one's.
+ */
+export const READ_MORE_LINK =
+  /^(?:weiterlesen|mehr (?:erfahren|lesen|dazu)|(?:link )?zum (?:artikel|beitrag)|read (?:more|on|the full (?:story|article))|continue reading|lire la suite|en savoir plus|lire plus|leer más|seguir leyendo|leggi (?:tutto|di più|altro)|czytaj (?:więcej|dalej))\s*(?:[»›→>…]+|\.\.\.)?$/i;
+
 export const BACK_LINK = /^[\s←<«‹‹↩-]*(?:zurück|back|retour|volver|regresar|torna|indietro|powrót|wróć)\b/i;
 
 /**

@@ -76,3 +76,39 @@ describe("listing controls written as text", () => {
     expect(out).not.toContain("Showing 1");
   });
 });
+
+describe("teasers that end with a read-more link", () => {
+  const card = (title: string, href: string) =>
+    `<div class="card"><div class="pic"><a href="${href}"><img src="/i/${href.slice(1)}.jpg" alt=""></a></div><div class="body"><p>${title} is another story of the site, told in two lines under its picture. See for yourself!</p><p><a href="${href}">Weiterlesen</a></p></div></div>`;
+
+  it("drops a run of such cards and one such box inside the article; keeps the article's paragraphs", () => {
+    const html = page(
+      "Garden news",
+      `<div class="story"><h1>Garden news</h1>${paragraphs("garden", 3)}
+       <div class="box"><p>The summer holiday is near, and the stars show where they spend it. See for yourself!</p><strong><a href="/stars/holiday">Weiterlesen</a></strong></div>
+       ${paragraphs("garden", 2)}
+       <div class="more">${card("The winter coat", "/coat")}${card("The autumn soup", "/soup")}${card("The spring bulbs", "/bulbs")}</div></div>`,
+    );
+    const out = text(html);
+    expect(out).toContain("The garden report, paragraph 1");
+    expect(out).not.toContain("The summer holiday is near");
+    expect(out).not.toContain("The winter coat");
+    expect(out).not.toContain("The spring bulbs");
+    expect(out).not.toContain("Weiterlesen");
+  });
+
+  it("keeps paragraphs that end with a read-more link to their source, and a box whose link stays on the page", () => {
+    const html = page(
+      "Garden news",
+      `<div class="story"><h1>Garden news</h1>${paragraphs("garden", 3)}
+       <p>The study counted the bees of 40 gardens over two summers. <a href="/study">Read more</a></p>
+       <p>The second study counted the birds of the same gardens in winter. <a href="/study-2">Read more</a></p>
+       <div class="box"><p>The method of the count is set out below the results, in the notes of the authors.</p><a href="#method">Read more</a></div>
+       ${paragraphs("garden", 2)}</div>`,
+    );
+    const out = text(html);
+    expect(out).toContain("The study counted the bees of 40 gardens");
+    expect(out).toContain("The second study counted the birds");
+    expect(out).toContain("The method of the count is set out");
+  });
+});

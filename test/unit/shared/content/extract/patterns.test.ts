@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { NEGATIVE, READER_PROMPT, UNLIKELY_CANDIDATE, hasClassWord } from "../../../../../shared/content/extract/patterns";
+import { NEGATIVE, READ_MORE_LINK, READER_PROMPT, UNLIKELY_CANDIDATE, hasClassWord } from "../../../../../shared/content/extract/patterns";
 
 describe("hasClassWord: furniture words in class and id values", () => {
   it.each([
@@ -55,5 +55,19 @@ describe("READER_PROMPT: listing controls, like widgets and link lines that poin
     ["Showing the film to 19 classes took a week", false],
   ])("%j is %s", (line, expected) => {
     expect(READER_PROMPT.test(line)).toBe(expected);
+  });
+});
+
+describe("READ_MORE_LINK: the whole text of a teaser's closing link", () => {
+  it.each([
+    ["Weiterlesen", true],
+    ["Link zum Artikel", true],
+    ["Read more »", true],
+    ["Czytaj więcej", true],
+    ["mehr erfahren", true],
+    ["Read more about the study", false],
+    ["Weiterlesen lohnt sich", false],
+  ])("%j is %s", (line, expected) => {
+    expect(READ_MORE_LINK.test(line)).toBe(expected);
   });
 });
