@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { NEGATIVE, READ_MORE_LINK, READER_PROMPT, UNLIKELY_CANDIDATE, hasClassWord } from "../../../../../shared/content/extract/patterns";
+import { LINK_LIST_HEADING, NEGATIVE, READ_MORE_LINK, READER_PROMPT, UNLIKELY_CANDIDATE, hasClassWord } from "../../../../../shared/content/extract/patterns";
 
 describe("hasClassWord: furniture words in class and id values", () => {
   it.each([
@@ -69,5 +69,17 @@ describe("READ_MORE_LINK: the whole text of a teaser's closing link", () => {
     ["Weiterlesen lohnt sich", false],
   ])("%j is %s", (line, expected) => {
     expect(READ_MORE_LINK.test(line)).toBe(expected);
+  });
+});
+
+describe("LINK_LIST_HEADING: titles of link lists and next-post boxes", () => {
+  it.each([
+    ["Audios et vidéos sur le sujet", true],
+    ["Articles sur le même sujet", true],
+    ["Vorschau auf den nächsten Artikel", true],
+    ["Vidéos de la semaine", false],
+    ["Vorschau auf die Saison", false],
+  ])("%j is %s", (line, expected) => {
+    expect(LINK_LIST_HEADING.test(line)).toBe(expected);
   });
 });
