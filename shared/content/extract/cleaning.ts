@@ -4,7 +4,7 @@ import { emptyStats, type Figures, type FiguresTable, FiguresView, HEADINGS, INL
 import { BYLINE_MAX_CHARS, CONDITIONAL, FURNITURE_START_CHARS, isFurnitureBlock, META_MAX_CHARS, sentenceGoesOn, SIDE_BOX_MAX_CHARS, standsAlone, TABLE_PARTS, textStart } from "./furniture";
 import { rememberLastAnswer } from "./last-answer";
 import { expandTable } from "./packed-tables";
-import { AUTHOR_BOX_LABEL, BACK_LINK, BYLINE_LINE, COMMENT_HEADING, CONTACT_HEADING, LINK_LIST_HEADING, MEDIA_LINK_LABEL, READER_ADDRESS, READER_PROMPT, WRITTEN_ADDRESS } from "./patterns";
+import { AUTHOR_BOX_LABEL, BACK_LINK, BYLINE_LINE, COMMENT_HEADING, CONTACT_HEADING, LINK_LIST_HEADING, MEDIA_LINK_LABEL, READ_MORE_LINK, READER_ADDRESS, READER_PROMPT, WRITTEN_ADDRESS } from "./patterns";
 import { run } from "./run-state";
 import { judgeTable } from "./table-judge";
 import { firstElement, lastKept, postOrder, previousElement, previousKept } from "./tree-walk";
@@ -68,7 +68,7 @@ function teaserCards(el: LightElement, t: FiguresTable, removed: Set<LightElemen
   let first: { card: LightElement; head: LightElement } | null = null;
   for (let c = el.firstChild; c !== null; c = c.nextSibling) {
     if (c.nodeType !== 1 || removed.has(c) || INLINE.has(c.nodeName) || !t.holds(c.walkIndex)) continue;
-    const head = cardHead(c, t);
+    const head = cardHead(c, t) ?? (READ_MORE_CARDS.has(c.nodeName) ? readMoreTail(c, t) : null);
     if (head === null) continue;
     openers++;
     first ??= { card: c, head };
@@ -88,6 +88,46 @@ interface CardScan {
   run: { cards: LightElement[]; chars: number } | null;
   /** The one child that opens like a card, when exactly one does (with its headline). */
   only: { card: LightElement; head: LightElement } | null;
+}
+
+/**
+ * Boxes that a read-more link can end as a teaser card: a paragraph that ends with one ("… the
+ * study says. <a>Read more</a>") is the article's text pointing to its source.
+ */
+const READ_MORE_CARDS = new Set(["DIV", "SECTION", "ASIDE", "ARTICLE", "LI"]);
+
+/** At most this many levels down a card's last children are looked at for its read-more link. */
+const READ_MORE_LEVELS = 4;
+
+/**
+ * The link that ends a teaser card `c` whose headline is not a link (or was taken already): its
+ * last child with text, down its last children ({@link READ_MORE_LEVELS} levels at most, each
+ * looking back past at most {@link CARD_HEAD_LOOKAHEAD} text-less elements), when that is a
+ * short link to another page that reads "read more" ({@link READ_MORE_LINK}). Figures from this
+ * walk's table.
+ */
+function readMoreTail(c: LightElement, t: FiguresTable): LightElement | null {
+  let cur: LightElement = c;
+  for (let level = 0; level < READ_MORE_LEVELS; level++) {
+    let last: LightElement | null = null;
+    let looked = 0;
+    for (let g = cur.lastChild; g !== null && last === null && looked < CARD_HEAD_LOOKAHEAD; g = g.previousSibling) {
+      if (g.nodeType === 3) {
+        if (g.data.trim() !== "") return null;
+        continue;
+      }
+      if (g.nodeType !== 1 || !t.holds(g.walkIndex)) continue;
+      looked++;
+      if (t.chars[g.walkIndex]! > 0) last = g;
+    }
+    if (last === null) return null;
+    if (last.nodeName === "A") {
+      const href = last.attributes.href?.trim() ?? "";
+      return t.chars[last.walkIndex]! < 40 && href !== "" && !href.startsWith("#") && READ_MORE_LINK.test(textStart(last, 60)) ? last : null;
+    }
+    cur = last;
+  }
+  return null;
 }
 
 /**
@@ -135,8 +175,10 @@ function embeddedTeaser(only: CardScan["only"], t: FiguresTable, removed: Readon
   const { card, head } = only;
   const h = head.walkIndex;
   const headChars = t.chars[h]!;
-  // The headline is a heading, or a link around one (`<a><h3>…</h3></a>`).
-  if (!HEADINGS.has(head.nodeName) && t.headingChars[h]! < 0.5 * headChars) return null;
+  // The headline is a heading, or a link around one (`<a><h3>…</h3></a>`); or the box ends with a
+  // link that reads "read more" ({@link readMoreTail}).
+  const readMore = head.nodeName === "A" && READ_MORE_LINK.test(textStart(head, 60));
+  if (!readMore && !HEADINGS.has(head.nodeName) && t.headingChars[h]! < 0.5 * headChars) return null;
   const excerpt = t.chars[card.walkIndex]! - (removed.has(head) ? 0 : headChars);
   if (excerpt > EMBED_EXCERPT_CHARS || excerpt + headChars > EMBED_SHARE * rootChars) return null;
   const link = head.nodeName === "A" ? head : firstLink(head);
@@ -519,8 +561,12 @@ function shouldRemove(el: LightElement, s: Figures, contentScore: number, stats:
   if (name === "INPUT" || name === "TEXTAREA" || name === "LABEL") return true;
   // Whatever its class says ("slide-caption"): the slide's text is the article's.
   if (name === "FIGCAPTION") return !isSlideText(s);
-  // A link back to the listing on a line of its own ("zurück zur Listenansicht", "Back to news").
-  if (name === "A" && s.chars < 60 && standsAlone(el) && BACK_LINK.test(textStart(el))) return true;
+  // A link back to the listing on a line of its own ("zurück zur Listenansicht", "Back to news"),
+  // or a link line to the reader that points on ("Hier geht es zur Anmeldung", "Subscribe now").
+  if (name === "A" && s.chars < 60 && standsAlone(el)) {
+    const start = textStart(el);
+    if (BACK_LINK.test(start) || (READER_PROMPT.test(start) && isOwnLine(el))) return true;
+  }
   // A dateline or a name that opens a sentence of the text is the text's, whatever its class says.
   if (INLINE.has(name) && s.chars < META_MAX_CHARS && s.linkChars === 0 && sentenceGoesOn(el)) return false;
   if (isFurnitureBlock(el, s)) return true;
@@ -553,6 +599,35 @@ function shouldRemove(el: LightElement, s: Figures, contentScore: number, stats:
   if (weight >= 25 && density > 0.5) return true;
   if ((s.embeds === 1 && s.chars < 75) || s.embeds > 1) return s.chars < 75;
   return false;
+}
+
+/**
+ * Whether an inline element is a line of its own: nothing but whitespace, a line break or a block
+ * beside it on either side. A link set in bold between bold words ("<b>…</b><a><b>Follow us</b></a><b>
+ * to stay …</b>") is in a sentence. Looks at one sibling each way, past whitespace.
+ */
+function isOwnLine(el: LightElement): boolean {
+  const endsLine = (n: LightNode | null) => n === null || n.nodeName === "BR" || (n.nodeType === 1 && !INLINE.has(n.nodeName));
+  // The link's inline wrappers that hold nothing else (`<strong><a>…</a></strong>.`) are the line's
+  // element: their siblings say whether it stands alone.
+  let line: LightElement = el;
+  for (let level = 0; level < INLINE_WRAPPER_LEVELS; level++) {
+    const prev = pastBlankText(line.previousSibling, (n) => n.previousSibling);
+    const next = pastBlankText(line.nextSibling, (n) => n.nextSibling);
+    const parent = line.parentNode;
+    if (prev !== null || next !== null || parent === null || !INLINE.has(parent.nodeName)) return endsLine(prev) && endsLine(next);
+    line = parent;
+  }
+  return false;
+}
+
+/** At most this many inline wrappers around a link are climbed (`<p><em><strong><a>`). */
+const INLINE_WRAPPER_LEVELS = 4;
+
+/** `n`, or the first sibling from it on (by `step`) that is not whitespace-only text. */
+function pastBlankText(n: LightNode | null, step: (n: LightNode) => LightNode | null): LightNode | null {
+  while (n !== null && n.nodeType === 3 && n.data.trim() === "") n = step(n);
+  return n;
 }
 
 /** A paragraph of links one per line is a box of a few headlines. */
@@ -688,7 +763,9 @@ function dropLinkListTails(root: LightElement, headings: readonly LightElement[]
   // A pull quote or a summary line set as a heading is a sentence of the article, and stays.
   // An appeal to the reader at the article's end goes too, at any length up to a box's.
   last = pastBlanks(last, removed, stats);
-  while (last !== null && ((HEADINGS.has(last.nodeName) && !isSentenceHeading(last, stats.get(last))) || isTrailingAppeal(last, stats.get(last), articleChars))) {
+  // So does a label line that ends with a colon ("Teilnehmende Blogs:"): what it introduced (a
+  // list of links, a map, a widget) was taken, or never was text.
+  while (last !== null && ((HEADINGS.has(last.nodeName) && !isSentenceHeading(last, stats.get(last))) || isOrphanedLabel(last, stats.get(last)) || isTrailingAppeal(last, stats.get(last), articleChars))) {
     removed.add(last);
     last = pastBlanks(previousKept(last, removed), removed, stats);
   }
@@ -726,6 +803,22 @@ function pastBlanks(el: LightElement | null, removed: ReadonlySet<LightElement>,
   }
   return null;
 }
+
+/** A label line ("Teilnehmende Blogs:", "Die Karte zum Abspeichern:") is a few words. */
+const LABEL_LINE_CHARS = 60;
+
+/**
+ * Whether a block is a label line with nothing after it: a paragraph or a short line of at most
+ * {@link LABEL_LINE_CHARS} characters, no link, that ends with a colon. Asked only of the
+ * article's last blocks ({@link dropLinkListTails}).
+ */
+function isOrphanedLabel(el: LightElement, s: Figures | undefined): boolean {
+  if (s === undefined || s.chars === 0 || s.chars > LABEL_LINE_CHARS || s.linkChars > 0 || !LABEL_TAGS.has(el.nodeName)) return false;
+  return /[:：]$/.test(textStart(el, 2 * LABEL_LINE_CHARS));
+}
+
+/** Blocks that hold a label line of their own. */
+const LABEL_TAGS = new Set(["P", "DIV", "SPAN", "STRONG", "B", "DT"]);
 
 /** A box that asks the reader for support or a subscription is a few short paragraphs. */
 const APPEAL_MAX_CHARS = 1000;

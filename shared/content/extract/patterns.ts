@@ -38,7 +38,7 @@ export const NEGATIVE =
  * and the labels of a blog's links to the posts before and after this one ("Next post:", "Vorgängerbeitrag:").
  */
 export const LINK_LIST_HEADING =
-  /^(?:related|more (?:from|on|in|stories|articles|news)|read (?:more|also|next)|up next|next up|watch next|what to read next|see also|you (?:may|might) (?:also )?like|recommended|popular|trending|most (?:read|popular|viewed)|latest|tags?|share|follow us|auch interessant|das könnte sie auch interessieren|mehr (?:zum thema|zu|aus|von)|weitere (?:artikel|beiträge|themen|nachrichten|informationen)|verwandte|ähnliche|beliebte|meistgelesen|teilen|schlagwörter|themen|lesen sie auch|à lire aussi|lire aussi|sur le même sujet|articles? similaires?|partager|leer más|te puede interesar|noticias relacionadas|compartir|zobacz (?:też|także|również)|czytaj (?:też|także|również)|podobne|przeczytaj (?:też|także|również)|lust auf mehr|schon gelesen|das könnte (?:dich|sie) (?:auch )?interessieren|empfohlene (?:beiträge|artikel)|weiterführende (?:links|artikel|beiträge)|zum weiterlesen|weiterlesen|mehr themen|letzte (?:artikel|beiträge|nachrichten)|neueste (?:artikel|beiträge)|top[- ]artikel|les plus lus|articles? les plus lus|à découvrir|le puede interesar|también te puede interesar|temas relacionados|lee también|ver también|leggi anche|potrebbe interessarti|articoli correlati|you may have missed|puedes ver|te recomendamos|mira también|lea también|también lea|voir aussi|à voir aussi|lire également|das thema könnte (?:dich|sie) auch interessieren|dieses thema könnte (?:dich|sie) auch interessieren|siehe auch|(?:artikel|videos|artikel und videos|bilder und videos) zum thema|dowiedz się (?:więcej|też)|(?:previous|next|older|newer) (?:post|article|story|entry)|nachfolgebeitrag|vorgängerbeitrag|(?:vorheriger|nächster|voriger) (?:beitrag|artikel)|article (?:précédent|suivant)|(?:entrada|artículo) (?:anterior|siguiente)|siguiente (?:entrada|artículo)|articolo (?:precedente|successivo)|(?:poprzedni|następny) (?:wpis|artykuł))(?![a-z0-9\u00c0-\u024f])/i;
+  /^(?:related|more (?:from|on|in|stories|articles|news)|read (?:more|also|next)|up next|next up|watch next|what to read next|see also|you (?:may|might) (?:also )?like|recommended|popular|trending|most (?:read|popular|viewed)|latest|tags?|share|follow us|auch interessant|das könnte sie auch interessieren|mehr (?:zum thema|zu|aus|von)|weitere (?:artikel|beiträge|themen|nachrichten|informationen)|verwandte|ähnliche|beliebte|meistgelesen|teilen|schlagwörter|themen|lesen sie auch|à lire aussi|lire aussi|sur le même sujet|(?:articles?|audios?|vidéos?|audios? et vidéos?|dossiers?) sur le (?:même )?sujet|vorschau auf (?:den|die|das) nächsten? (?:artikel|beitrag|folge)|articles? similaires?|partager|leer más|te puede interesar|noticias relacionadas|compartir|zobacz (?:też|także|również)|czytaj (?:też|także|również)|podobne|przeczytaj (?:też|także|również)|lust auf mehr|schon gelesen|das könnte (?:dich|sie) (?:auch )?interessieren|empfohlene (?:beiträge|artikel)|weiterführende (?:links|artikel|beiträge)|zum weiterlesen|weiterlesen|mehr themen|letzte (?:artikel|beiträge|nachrichten)|neueste (?:artikel|beiträge)|top[- ]artikel|les plus lus|articles? les plus lus|à découvrir|le puede interesar|también te puede interesar|temas relacionados|lee también|ver también|leggi anche|potrebbe interessarti|articoli correlati|you may have missed|puedes ver|te recomendamos|mira también|lea también|también lea|voir aussi|à voir aussi|lire également|das thema könnte (?:dich|sie) auch interessieren|dieses thema könnte (?:dich|sie) auch interessieren|siehe auch|(?:artikel|videos|artikel und videos|bilder und videos) zum thema|dowiedz się (?:więcej|też)|(?:previous|next|older|newer) (?:post|article|story|entry)|nachfolgebeitrag|vorgängerbeitrag|(?:vorheriger|nächster|voriger) (?:beitrag|artikel)|article (?:précédent|suivant)|(?:entrada|artículo) (?:anterior|siguiente)|siguiente (?:entrada|artículo)|articolo (?:precedente|successivo)|(?:poprzedni|następny) (?:wpis|artykuł))(?![a-z0-9\u00c0-\u024f])/i;
 
 /**
  * A media or topic label before a link on a line of its own ("WATCH: <link>", "Listen: <link>",
@@ -101,6 +101,16 @@ export const READER_PROMPT = new RegExp(
       "(?:the )?(?:story|article|text) continues (?:below|after)\\b", "continue reading (?:the main story|below)\\b", "scroll (?:down )?to continue\\b",
       "sponsored(?: content| post| story)?\\s*$", "paid (?:post|content)\\s*$", "scroll down for (?:video|more)\\b", "continue reading\\s*$", "read the full (?:story|article)\\b",
       "(?:print|e-?mail) this (?:article|story|page|post)\\b", "(?:loading|wird geladen|chargement|cargando)\\s*(?:\\.\\.\\.|…)\\s*$",
+      // A blog platform's like widget ("%d Bloggern gefällt das:", "12 bloggers like this.")
+      "(?:%d|\\d+) (?:bloggern? gefällt das|bloggers? like this)\\b",
+      // A listing's count or paging note ("Es werden die Weine 1 bis 10 von insgesamt 19 angezeigt",
+      // "Showing 1–10 of 19 results", "Seite 2 von 5"): the list's controls, not its items
+      "es werden (?:die )?(?:\\S+ )?\\d+ bis \\d+ (?:\\(?von|aus) (?:insgesamt )?\\d+\\b", "(?:zeige|anzeige) \\d+\\s*(?:[-–]|bis)\\s*\\d+ von (?:insgesamt )?\\d+\\b",
+      "(?:showing|displaying|viewing) (?:results? |items? |entries )?\\d+\\s*(?:[-–]|to)\\s*\\d+ of (?:about )?\\d+\\b", "(?:seite|page|página|pagina|strona) \\d+ (?:von|of|de|di|z) \\d+\\s*$",
+      // A picture's show and hide control written as text ("Bild anzeigen Bild schließen", "View image")
+      "(?:bild|foto|grafik) (?:anzeigen|vergrößern|einblenden)(?: (?:bild|foto|grafik) (?:schließen|ausblenden|verkleinern))?\\s*$", "(?:view|show|enlarge) (?:the )?(?:image|photo|picture)(?: (?:hide|close) (?:the )?(?:image|photo|picture))?\\s*$",
+      // A link line that points on, in place of the text it names ("Hier geht es zur Anmeldung")
+      "hier geht(?:'s|’s| es) (?:direkt )?zu[rm]? (?!beispiel\\b)[^.!?]{1,60}$",
       // cookie notices that stayed in the article's container
       "we use cookies (?:to|on|and similar)\\b", "this (?:site|website) uses cookies\\b", "wir (?:verwenden|nutzen) cookies\\s*(?:,|um\\b|auf\\b)", "diese (?:website|webseite|seite) (?:verwendet|nutzt) cookies\\b",
       "utilizamos cookies (?:propias|para|de)\\b", "nous utilisons des cookies (?:pour|afin)\\b", "utilizziamo (?:i )?cookie (?:per|tecnici|di)\\b", "korzystamy z (?:plików )?cookies\\b",
@@ -166,6 +176,13 @@ export const COPYRIGHT_NOTICE = /^(?:©|\(c\)\s|copyright\s*(?:©|\(c\)|\d{4}\b)
  * "Zurück zum Newsroom", "Retour à la liste"): navigation, when the link stands on a line of its
  * own (cleaning.ts).
  */
+/**
+ * The whole text of a link that ends another page's teaser ("Weiterlesen", "Link zum Artikel",
+ * "Read more »", "Czytaj więcej"): the excerpt before it is that page's, not this one's.
+ */
+export const READ_MORE_LINK =
+  /^(?:weiterlesen|mehr (?:erfahren|lesen|dazu)|(?:link )?zum (?:artikel|beitrag)|read (?:more|on|the full (?:story|article))|continue reading|lire la suite|en savoir plus|lire plus|leer más|seguir leyendo|leggi (?:tutto|di più|altro)|czytaj (?:więcej|dalej))\s*(?:[»›→>…]+|\.\.\.)?$/i;
+
 export const BACK_LINK = /^[\s←<«‹‹↩-]*(?:zurück|back|retour|volver|regresar|torna|indietro|powrót|wróć)\b/i;
 
 /**
