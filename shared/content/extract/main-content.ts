@@ -3,7 +3,7 @@ import { LightElement, type LightNode, PRUNED_TAGS } from "../light-dom";
 import type { Attempt, ExtractReason } from "./attempt";
 import { classAndId, classWeight, COMMENTS, isHidden, isUnlikely } from "./class-signals";
 import { cleanSubtree, isCommentHead } from "./cleaning";
-import { emptyStats, FiguresTable, INLINE, measure } from "./figures";
+import { emptyStats, type Figures, FiguresTable, INLINE, measure } from "./figures";
 import { isFurnitureBlock, textStart } from "./furniture";
 import { settleTable } from "./packed-tables";
 import { hasClassWord } from "./patterns";
@@ -434,6 +434,7 @@ function joinSiblings(top: LightElement, scores: Map<LightElement, number>, stat
   const topScore = scores.get(top) ?? 0;
   const threshold = Math.max(10, topScore * 0.2);
   const topClass = top.attributes.class ?? "";
+  const topChars = stats.get(top)?.chars ?? 0;
   const out: LightElement[] = [];
   let afterTop = false;
   for (let n = parent.firstChild; n !== null; n = n.nextSibling) {
@@ -456,11 +457,55 @@ function joinSiblings(top: LightElement, scores: Map<LightElement, number>, stat
     const s = stats.get(n);
     if (s === undefined || s.chars === 0) continue;
     const density = s.linkChars / s.chars;
+    if (isUnscoredProse(n, top, topChars, s, density)) {
+      out.push(n);
+      continue;
+    }
     if (n.nodeName === "P" || (!INLINE.has(n.nodeName) && s.inlineChars === s.chars)) {
       if ((s.chars > 80 && density < 0.25) || (s.chars <= 80 && density === 0 && s.sentences > 0)) out.push(n);
     }
   }
   return out;
+}
+
+/**
+ * A sibling with at least this much text, in {@link PROSE_SENTENCES} sentences, and at least
+ * {@link PROSE_SHARE} of the chosen block's, is a run of prose: the article's other half.
+ */
+const PROSE_CHARS = ENOUGH_CHARS;
+
+const PROSE_SHARE = 0.5;
+
+const PROSE_SENTENCES = 4;
+
+/** A run of prose has less link text than this share; a repeat of the chosen block, less than {@link REPEAT_DENSITY}. */
+const PROSE_DENSITY = 0.15;
+
+const REPEAT_DENSITY = 0.25;
+
+const LISTS = new Set(["UL", "OL", "DL"]);
+
+/**
+ * Whether a sibling of the chosen block that scored too little to join is more of the article all
+ * the same. A paragraph credits only five ancestors, so a sibling whose paragraphs sit deeper (a
+ * forum's next post, the second half of an article in a box of its own after an ad slot, a page
+ * built of sections that each nest their text in a grid) scores its tag and nothing else, and
+ * Readability's rule, which reads the sibling's score, leaves it out. Such a sibling joins when it
+ * is prose by its own figures: a repeat of the chosen block (the same element with the same
+ * class: the next post, the next section) with a sentence of text and few links; or a long run
+ * of text ({@link PROSE_CHARS} characters in {@link PROSE_SENTENCES} sentences, half the chosen
+ * block's, under {@link PROSE_DENSITY} of it link text: a writer's bio, a contact box or a few
+ * teasers under a long article are short beside it) that is not a list (teasers whose headlines
+ * are not links, only an empty link over each card's picture, are other stories). Neither is
+ * furniture by name, class or role: the relaxed attempt and the wrapper rule keep such elements
+ * in the tree (a sidebar kept for its size).
+ */
+function isUnscoredProse(n: LightElement, top: LightElement, topChars: number, s: Figures, density: number): boolean {
+  const repeat = n.nodeName === top.nodeName && (top.attributes.class ?? "") !== "" && n.attributes.class === top.attributes.class;
+  const prose = repeat
+    ? s.chars > 80 && density < REPEAT_DENSITY && s.sentences > 0
+    : !LISTS.has(n.nodeName) && s.chars >= PROSE_CHARS && s.chars >= PROSE_SHARE * topChars && density < PROSE_DENSITY && s.sentences >= PROSE_SENTENCES;
+  return prose && !isUnlikely(n);
 }
 
 /** The whole page, cleaned of furniture and link-dense blocks: the fallback when no article is enough. */
