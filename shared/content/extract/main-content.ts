@@ -332,7 +332,7 @@ function tryExtract(
 
   // Siblings joined for their text may be furniture lines themselves (a copyright line after the
   // article body, a subscription prompt): cleaning looks inside each node, so they are checked here.
-  let nodes = joinSiblings(top, scores, stats, kept).filter((n) => n === top || !isFurnitureBlock(n, stats.get(n) ?? emptyStats()));
+  let nodes = joinSiblings(top, scores, stats, kept, titleArticles).filter((n) => n === top || !isFurnitureBlock(n, stats.get(n) ?? emptyStats()));
   const removed = new Set<LightElement>(skipped);
   let chars = 0;
   let sentences = 0;
@@ -428,7 +428,7 @@ function titledArticle(top: LightElement, ranked: readonly [LightElement, number
 }
 
 /** The top candidate and the siblings that look like more of the article (Readability's rule). */
-function joinSiblings(top: LightElement, scores: Map<LightElement, number>, stats: FiguresTable, kept: (el: LightElement) => boolean): LightElement[] {
+function joinSiblings(top: LightElement, scores: Map<LightElement, number>, stats: FiguresTable, kept: (el: LightElement) => boolean, titleArticles: readonly LightElement[]): LightElement[] {
   const parent = top.parentNode;
   if (parent === null) return [top];
   const topScore = scores.get(top) ?? 0;
@@ -457,7 +457,7 @@ function joinSiblings(top: LightElement, scores: Map<LightElement, number>, stat
     const s = stats.get(n);
     if (s === undefined || s.chars === 0) continue;
     const density = s.linkChars / s.chars;
-    if (isUnscoredProse(n, top, topChars, s, density)) {
+    if (isUnscoredProse(n, top, topChars, titleArticles.length > 0, s, density)) {
       out.push(n);
       continue;
     }
@@ -498,14 +498,17 @@ const LISTS = new Set(["UL", "OL", "DL"]);
  * teasers under a long article are short beside it) that is not a list (teasers whose headlines
  * are not links, only an empty link over each card's picture, are other stories). Neither is
  * furniture by name, class or role: the relaxed attempt and the wrapper rule keep such elements
- * in the tree (a sidebar kept for its size).
+ * in the tree (a sidebar kept for its size); and neither is an `<article>` when the page's title
+ * names an `<article>` (`feed`: the page may be a feed of whole stories).
  */
-function isUnscoredProse(n: LightElement, top: LightElement, topChars: number, s: Figures, density: number): boolean {
+function isUnscoredProse(n: LightElement, top: LightElement, topChars: number, feed: boolean, s: Figures, density: number): boolean {
   const repeat = n.nodeName === top.nodeName && (top.attributes.class ?? "") !== "" && n.attributes.class === top.attributes.class;
   const prose = repeat
     ? s.chars > 80 && density < REPEAT_DENSITY && s.sentences > 0
     : !LISTS.has(n.nodeName) && s.chars >= PROSE_CHARS && s.chars >= PROSE_SHARE * topChars && density < PROSE_DENSITY && s.sentences >= PROSE_SENTENCES;
-  return prose && !isUnlikely(n);
+  // When the page's title names an <article>, the other <article> elements beside the chosen
+  // block are other stories (the next ones of a feed), not more of this one.
+  return prose && !(n.nodeName === "ARTICLE" && feed) && !isUnlikely(n);
 }
 
 /** The whole page, cleaned of furniture and link-dense blocks: the fallback when no article is enough. */

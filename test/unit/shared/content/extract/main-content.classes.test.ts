@@ -882,6 +882,15 @@ describe("more of the article in siblings whose paragraphs sit too deep to score
     expect(out).not.toContain("About us");
   });
 
+  it("does not join the next stories of a feed: <article> siblings with headlines of their own", () => {
+    const story = (title: string, topic: string, n: number) => `<article class="item">${deep(`<h2>${title}</h2>${paragraphs(topic, n)}`)}</article>`;
+    const html = page("Harbour plan approved | Daily Example", `<main>${story("Harbour plan approved", "harbour", 3)}${story("Rail strike ends", "rail", 3)}${story("Budget vote delayed", "budget", 3)}</main>`);
+    const out = text(html);
+    expect(out).toContain("The harbour report, paragraph 2");
+    expect(out).not.toContain("The rail report");
+    expect(out).not.toContain("The budget report");
+  });
+
   it("joins the article's second half, boxed on its own after an ad slot, and not a sibling of teasers", () => {
     const teaser = (i: number) => `<div><h4><a href="/other/${i}">Another story with a headline number ${i} about the budget</a></h4><p>An excerpt of the other story that runs for one sentence.</p></div>`;
     const html = page(
