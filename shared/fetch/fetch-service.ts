@@ -27,7 +27,7 @@ import type { FetchRequest, FetchResponse, RenderMode } from "./schema";
  * Bumped whenever the conversion changes its output, so snapshots made by an older conversion
  * are never served as if made by the current one.
  */
-export const CONVERSION_VERSION = "17";
+export const CONVERSION_VERSION = "18";
 
 export interface FetchObservation {
   cache: "hit" | "miss" | "bypass";
