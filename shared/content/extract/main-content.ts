@@ -3,7 +3,7 @@ import { LightElement, type LightNode, PRUNED_TAGS } from "../light-dom";
 import type { Attempt, ExtractReason } from "./attempt";
 import { classAndId, classWeight, COMMENTS, isHidden, isUnlikely } from "./class-signals";
 import { cleanSubtree, isCommentHead } from "./cleaning";
-import { emptyStats, FiguresTable, INLINE, measure, measureSubtree } from "./figures";
+import { emptyStats, type Figures, FiguresTable, INLINE, measure, measureSubtree } from "./figures";
 import { isFurnitureBlock, textStart } from "./furniture";
 import { settleTable } from "./packed-tables";
 import { hasClassWord } from "./patterns";
@@ -328,7 +328,7 @@ function tryExtract(
 
   // Siblings joined for their text may be furniture lines themselves (a copyright line after the
   // article body, a subscription prompt): cleaning looks inside each node, so they are checked here.
-  let nodes = joinSiblings(top, scores, stats, kept).filter((n) => n === top || !isFurnitureBlock(n, stats.get(n) ?? emptyStats()));
+  let nodes = joinSiblings(top, scores, stats, kept, titleArticles).filter((n) => n === top || !isFurnitureBlock(n, stats.get(n) ?? emptyStats()));
   const removed = new Set<LightElement>(skipped);
   let chars = 0;
   let sentences = 0;
@@ -424,12 +424,13 @@ function titledArticle(top: LightElement, ranked: readonly [LightElement, number
 }
 
 /** The top candidate and the siblings that look like more of the article (Readability's rule). */
-function joinSiblings(top: LightElement, scores: Map<LightElement, number>, stats: FiguresTable, kept: (el: LightElement) => boolean): LightElement[] {
+function joinSiblings(top: LightElement, scores: Map<LightElement, number>, stats: FiguresTable, kept: (el: LightElement) => boolean, titleArticles: readonly LightElement[]): LightElement[] {
   const parent = top.parentNode;
   if (parent === null) return [top];
   const topScore = scores.get(top) ?? 0;
   const threshold = Math.max(10, topScore * 0.2);
   const topClass = top.attributes.class ?? "";
+  const topChars = stats.get(top)?.chars ?? 0;
   const out: LightElement[] = [];
   let afterTop = false;
   for (let n = parent.firstChild; n !== null; n = n.nextSibling) {
@@ -452,11 +453,58 @@ function joinSiblings(top: LightElement, scores: Map<LightElement, number>, stat
     const s = stats.get(n);
     if (s === undefined || s.chars === 0) continue;
     const density = s.linkChars / s.chars;
+    if (isUnscoredProse(n, top, topChars, titleArticles.length > 0, s, density)) {
+      out.push(n);
+      continue;
+    }
     if (n.nodeName === "P" || (!INLINE.has(n.nodeName) && s.inlineChars === s.chars)) {
       if ((s.chars > 80 && density < 0.25) || (s.chars <= 80 && density === 0 && s.sentences > 0)) out.push(n);
     }
   }
   return out;
+}
+
+/**
+ * A sibling with at least this much text, in {@link PROSE_SENTENCES} sentences, and at least
+ * {@link PROSE_SHARE} of the chosen block's, is a run of prose: the article's other half.
+ */
+const PROSE_CHARS = ENOUGH_CHARS;
+
+const PROSE_SHARE = 0.5;
+
+const PROSE_SENTENCES = 4;
+
+/** A run of prose has less link text than this share; a repeat of the chosen block, less than {@link REPEAT_DENSITY}. */
+const PROSE_DENSITY = 0.15;
+
+const REPEAT_DENSITY = 0.25;
+
+const LISTS = new Set(["UL", "OL", "DL"]);
+
+/**
+ * Whether a sibling of the chosen block that scored too little to join is more of the article all
+ * the same. A paragraph credits only five ancestors, so a sibling whose paragraphs sit deeper (a
+ * forum's next post, the second half of an article in a box of its own after an ad slot, a page
+ * built of sections that each nest their text in a grid) scores its tag and nothing else, and
+ * Readability's rule, which reads the sibling's score, leaves it out. Such a sibling joins when it
+ * is prose by its own figures: a repeat of the chosen block (the same element with the same
+ * class: the next post, the next section) with a sentence of text and few links; or a long run
+ * of text ({@link PROSE_CHARS} characters in {@link PROSE_SENTENCES} sentences, half the chosen
+ * block's, under {@link PROSE_DENSITY} of it link text: a writer's bio, a contact box or a few
+ * teasers under a long article are short beside it) that is not a list (teasers whose headlines
+ * are not links, only an empty link over each card's picture, are other stories). Neither is
+ * furniture by name, class or role: the relaxed attempt and the wrapper rule keep such elements
+ * in the tree (a sidebar kept for its size); and neither is an `<article>` when the page's title
+ * names an `<article>` (`feed`: the page may be a feed of whole stories).
+ */
+function isUnscoredProse(n: LightElement, top: LightElement, topChars: number, feed: boolean, s: Figures, density: number): boolean {
+  const repeat = n.nodeName === top.nodeName && (top.attributes.class ?? "") !== "" && n.attributes.class === top.attributes.class;
+  const prose = repeat
+    ? s.chars > 80 && density < REPEAT_DENSITY && s.sentences > 0
+    : !LISTS.has(n.nodeName) && s.chars >= PROSE_CHARS && s.chars >= PROSE_SHARE * topChars && density < PROSE_DENSITY && s.sentences >= PROSE_SENTENCES;
+  // When the page's title names an <article>, the other <article> elements beside the chosen
+  // block are other stories (the next ones of a feed), not more of this one.
+  return prose && !(n.nodeName === "ARTICLE" && feed) && !isUnlikely(n);
 }
 
 /** The whole page, cleaned of furniture and link-dense blocks: the fallback when no article is enough. */

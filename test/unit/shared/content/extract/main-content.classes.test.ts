@@ -861,3 +861,48 @@ describe("a list that is all link to other pages, whose headlines end with '?' o
     expect(out).not.toContain("Coach quits after the final!");
   });
 });
+
+describe("more of the article in siblings whose paragraphs sit too deep to score", () => {
+  // Each paragraph here sits six levels below the sibling the join looks at: past the five
+  // ancestors a paragraph credits, so the sibling's own score is its tag's and nothing more.
+  const deep = (inner: string) => `<div><div><div><div><div>${inner}</div></div></div></div></div>`;
+
+  it("joins a forum's next posts (the same element and class as the chosen one)", () => {
+    const post = (body: string) => `<article class="message">${deep(body)}</article>`;
+    const html = page(
+      "My cat sheds dirt at night",
+      `${menu}<div class="thread">${post(paragraphs("cat", 4))}
+       ${post("<p>Mine does that too when she sleeps outside all day. Do not worry about it, this is only soil from the garden.</p>")}
+       ${post("<p>Brush him in the evening before he comes in. The sheets stay clean then, and that helped with both of ours.</p>")}</div>`,
+    );
+    const out = text(html);
+    expect(out).toContain("The cat report, paragraph 3");
+    expect(out).toContain("this is only soil from the garden.");
+    expect(out).toContain("and that helped with both of ours.");
+    expect(out).not.toContain("About us");
+  });
+
+  it("does not join the next stories of a feed: <article> siblings with headlines of their own", () => {
+    const story = (title: string, topic: string, n: number) => `<article class="item">${deep(`<h2>${title}</h2>${paragraphs(topic, n)}`)}</article>`;
+    const html = page("Harbour plan approved | Daily Example", `<main>${story("Harbour plan approved", "harbour", 3)}${story("Rail strike ends", "rail", 3)}${story("Budget vote delayed", "budget", 3)}</main>`);
+    const out = text(html);
+    expect(out).toContain("The harbour report, paragraph 2");
+    expect(out).not.toContain("The rail report");
+    expect(out).not.toContain("The budget report");
+  });
+
+  it("joins the article's second half, boxed on its own after an ad slot, and not a sibling of teasers", () => {
+    const teaser = (i: number) => `<div><h4><a href="/other/${i}">Another story with a headline number ${i} about the budget</a></h4><p>An excerpt of the other story that runs for one sentence.</p></div>`;
+    const html = page(
+      "Harbour news",
+      `<div class="page"><div class="story">${paragraphs("harbour", 4)}</div><div class="ad-slot"></div>
+       ${deep(paragraphs("pier", 3))}
+       ${deep(Array.from({ length: 6 }, (_, i) => teaser(i)).join(""))}</div>`,
+    );
+    const out = text(html);
+    expect(out).toContain("The harbour report, paragraph 3");
+    expect(out).toContain("The pier report, paragraph 2");
+    expect(out).not.toContain("headline number");
+    expect(out).not.toContain("An excerpt of the other story");
+  });
+});
