@@ -178,11 +178,13 @@ function childNodesOf(el: LightElement): LightNode[] {
 
 function childElementsOf(el: LightElement): LightElement[] {
   const out: LightElement[] = [];
+  if (el.onlyText !== null) return out;
   for (let n = el.firstChild; n !== null; n = n.nextSibling) if (n.nodeType === 1) out.push(n);
   return out;
 }
 
 function rowsOf(el: LightElement, out: LightElement[]): LightElement[] {
+  if (el.onlyText !== null) return out;
   for (let n = el.firstChild; n !== null; n = n.nextSibling) {
     if (n.nodeType !== 1) continue;
     if (n.nodeName === "TR") out.push(n);
@@ -254,8 +256,15 @@ export class LightElement extends LightBase {
    * the object built from them. Read-only: nothing writes to an element's attributes after the parse.
    */
   private attributeSource: Record<string, string> | AttributeList;
-  firstChild: LightNode | null = null;
-  lastChild: LightNode | null = null;
+  /**
+   * The first child; or, while the element's only child is a text that nothing has asked for as a
+   * node, that text as a string (see {@link onlyText}): a page of small elements is mostly
+   * elements holding one short text each, and a text node (56 bytes) per element was a third of
+   * such a tree, which the young generation's collections copy while the parse builds it.
+   */
+  private head: LightNode | string | null = null;
+  /** The last child (null while {@link head} is a string or null). */
+  private tail: LightNode | null = null;
   /**
    * Three small facts in one field (an element is most of a large tree's memory, and the young
    * generation's collections copy the tree while it is built): {@link proseFacts} + 1 in the low
@@ -327,6 +336,85 @@ export class LightElement extends LightBase {
     super();
     this.nodeName = upperName(localName);
     this.attributeSource = attributes;
+  }
+
+  /** The first child node (the element's only text becomes its node on this read, see {@link onlyText}). */
+  get firstChild(): LightNode | null {
+    const head = this.head;
+    return typeof head === "string" ? this.nodeOfOnlyText(head) : head;
+  }
+
+  /** The last child node (as {@link firstChild}). */
+  get lastChild(): LightNode | null {
+    const head = this.head;
+    return typeof head === "string" ? this.nodeOfOnlyText(head) : this.tail;
+  }
+
+  /**
+   * The element's only child's text while it has no node (the parse keeps an element's only text
+   * as a string), else null: then the children are its child nodes. Reading {@link firstChild} or
+   * {@link lastChild} (or any child list) makes the node, the same text node the parse built before
+   * (its parent this element, no siblings), and it stays; the walks that know this (whitespace
+   * collapsing, the prose walk) read the text here instead and never make it.
+   */
+  get onlyText(): string | null {
+    const head = this.head;
+    return typeof head === "string" ? head : null;
+  }
+
+  /**
+   * For a walk that rewrites texts (whitespace collapsing): sets the text {@link onlyText} answers,
+   * as writing its node's `data` would ("" too: an empty text stays a child). Only while
+   * `onlyText` is not null.
+   */
+  setOnlyText(text: string): void {
+    if (typeof this.head !== "string") throw new TypeError("setOnlyText: the element's only text is a node");
+    this.head = text;
+    this.invalidateText();
+  }
+
+  /** Removes the text {@link onlyText} answers, as `removeChild` of its node would. Only while `onlyText` is not null. */
+  removeOnlyText(): void {
+    if (typeof this.head !== "string") throw new TypeError("removeOnlyText: the element's only text is a node");
+    structureEpoch++;
+    this.head = null;
+    this.invalidateText();
+  }
+
+  /** The text node of the element's only text: made once, then the element's child. */
+  private nodeOfOnlyText(text: string): LightText {
+    const node = new LightText(text);
+    node.parentNode = this;
+    this.head = node;
+    this.tail = node;
+    return node;
+  }
+
+  /**
+   * Text the parse read, appended as htmlparser2's pieces of one run must be: to the last child
+   * when that is a text, else as a new last child (kept as a string while it is the only child,
+   * see {@link onlyText}).
+   */
+  appendParsedText(text: string): void {
+    const head = this.head;
+    if (typeof head === "string") {
+      this.head = head + text;
+      this.invalidateText();
+      return;
+    }
+    if (head === null && this.lists === undefined) {
+      structureEpoch++;
+      this.head = text;
+      this.invalidateText();
+      return;
+    }
+    const last = this.tail;
+    if (last !== null && last.nodeType === 3) {
+      last.appendData(text);
+      this.invalidateText();
+    } else {
+      this.appendChild(new LightText(text));
+    }
   }
 
   /**
@@ -421,6 +509,7 @@ export class LightElement extends LightBase {
 
   get lastElementChild(): LightElement | null {
     this.unpack();
+    if (this.onlyText !== null) return null;
     for (let n = this.lastChild; n !== null; n = n.previousSibling) if (n.nodeType === 1) return n;
     return null;
   }
@@ -475,6 +564,9 @@ export class LightElement extends LightBase {
 
   get textContent(): string {
     if (this.cachedText !== undefined) return this.cachedText;
+    // Cached like any other: invalidateText stops at the first element without a cache.
+    const head = this.head;
+    if (typeof head === "string") return (this.cachedText = head);
     let text = "";
     for (let n = this.firstChild; n !== null; n = n.nextSibling) text += n.textContent;
     if (this.firstChild === null && this.lists instanceof PackedTable) text = this.lists.text();
@@ -492,13 +584,14 @@ export class LightElement extends LightBase {
 
   appendChild(child: LightNode): LightNode {
     if (this.lists !== undefined) this.unpack();
+    const last = this.lastChild;
     structureEpoch++;
     child.parentNode = this;
-    child.previousSibling = this.lastChild;
+    child.previousSibling = last;
     child.nextSibling = null;
-    if (this.lastChild === null) this.firstChild = child;
-    else this.lastChild.nextSibling = child;
-    this.lastChild = child;
+    if (last === null) this.head = child;
+    else last.nextSibling = child;
+    this.tail = child;
     this.invalidateText();
     return child;
   }
@@ -510,7 +603,7 @@ export class LightElement extends LightBase {
     child.parentNode = this;
     child.nextSibling = ref;
     child.previousSibling = ref.previousSibling;
-    if (ref.previousSibling === null) this.firstChild = child;
+    if (ref.previousSibling === null) this.head = child;
     else ref.previousSibling.nextSibling = child;
     ref.previousSibling = child;
     this.invalidateText();
@@ -519,9 +612,9 @@ export class LightElement extends LightBase {
 
   removeChild(child: LightNode): LightNode {
     structureEpoch++;
-    if (child.previousSibling === null) this.firstChild = child.nextSibling;
+    if (child.previousSibling === null) this.head = child.nextSibling;
     else child.previousSibling.nextSibling = child.nextSibling;
-    if (child.nextSibling === null) this.lastChild = child.previousSibling;
+    if (child.nextSibling === null) this.tail = child.previousSibling;
     else child.nextSibling.previousSibling = child.previousSibling;
     child.parentNode = null;
     child.previousSibling = null;
@@ -545,14 +638,15 @@ export class LightElement extends LightBase {
     const last = this.lastChild;
     if (first === null || last === null) return;
     if (target.lists !== undefined) target.unpack();
+    const targetLast = target.lastChild;
     structureEpoch++;
     for (let n: LightNode | null = first; n !== null; n = n.nextSibling) n.parentNode = target;
-    first.previousSibling = target.lastChild;
-    if (target.lastChild === null) target.firstChild = first;
-    else target.lastChild.nextSibling = first;
-    target.lastChild = last;
-    this.firstChild = null;
-    this.lastChild = null;
+    first.previousSibling = targetLast;
+    if (targetLast === null) target.head = first;
+    else targetLast.nextSibling = first;
+    target.tail = last;
+    this.head = null;
+    this.tail = null;
     this.invalidateText();
     target.invalidateText();
   }
@@ -584,12 +678,14 @@ export class LightElement extends LightBase {
   private walkElements(visit: (el: LightElement) => void, unpackTables = true): void {
     if (unpackTables) this.unpack();
     const stack: LightNode[] = [];
-    for (let n = this.lastChild; n !== null; n = n.previousSibling) stack.push(n);
+    // An element's only text kept as a string holds no element: its node is not made.
+    if (this.onlyText === null) for (let n = this.lastChild; n !== null; n = n.previousSibling) stack.push(n);
     while (stack.length > 0) {
       const node = stack.pop()!;
       if (node.nodeType !== 1) continue;
       visit(node);
       if (unpackTables) node.unpack();
+      if (node.onlyText !== null) continue;
       for (let n = node.lastChild; n !== null; n = n.previousSibling) stack.push(n);
     }
   }
@@ -876,7 +972,7 @@ export class PackedTable {
         const cell = new LightElement(this.cellName(c), this.attributesOfCell(c));
         tr.appendChild(cell);
         const text = this.cellTexts[c] ?? null;
-        if (text !== null) cell.appendChild(new LightText(text));
+        if (text !== null) cell.appendParsedText(text);
         if (c === this.openCell) open.cell = cell;
       }
     };
@@ -1193,12 +1289,8 @@ export function parseLightDocument(html: string, options: { pruned?: ReadonlySet
             return;
           }
         }
-        // htmlparser2 may deliver one text run in several pieces (around entities): keep one node.
-        const last = current.lastChild;
-        if (last !== null && last.nodeType === 3) {
-          last.appendData(text);
-          current.invalidateText();
-        } else current.appendChild(new LightText(text));
+        // htmlparser2 may deliver one text run in several pieces (around entities): keep one text.
+        current.appendParsedText(text);
       },
       onclosetag() {
         const el = stack.pop();
