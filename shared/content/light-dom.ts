@@ -710,7 +710,7 @@ const PACKED_PART_NAMES: ReadonlySet<string> = new Set(["THEAD", "TBODY", "TFOOT
 
 /** A list of 32-bit integers that grows as it is pushed to (a packed table's figures per row and cell). */
 class IntList {
-  data = new Int32Array(16);
+  data = new Int32Array(4);
   length = 0;
 
   push(value: number): void {
@@ -721,6 +721,13 @@ class IntList {
     }
     this.data[this.length++] = value;
   }
+}
+
+/** An IntList of `length` copies of `value`. */
+function filledIntList(length: number, value: number): IntList {
+  const list = new IntList();
+  for (let i = 0; i < length; i++) list.push(value);
+  return list;
 }
 
 /** The elements of a packed table's parts open in the parse, when it builds them (null where none is open). */
@@ -762,15 +769,18 @@ export class PackedTable {
   /** The table's children in order: a row as its index (0 up), a group as -1 - its index. */
   readonly children: number[] = [];
   readonly groups: PackedGroup[] = [];
-  /** Each row's group (its index), or -1 for a row that is a child of the table. */
-  private readonly rowGroups = new IntList();
+  // A page of many small tables has a PackedTable per table, all alive until the Markdown is
+  // written: what most tables do not need (groups, `th` cells, attributes) is made only when a
+  // part needs it (an Int32Array is three objects, an empty Map a hash table).
+  /** Each row's group (its index), or -1 for a row that is a child of the table; null while no row is in a group. */
+  private rowGroups: IntList | null = null;
   /** Where each row's cells end: row r's cells are cellEnd(r - 1) (0 for the first) up to cellEnd(r). */
   private readonly rowCellEnds = new IntList();
-  /** Each cell's tag: 1 for `th`, 0 for `td`. */
-  private readonly cellKinds = new IntList();
-  /** The attributes of the rows and cells that have any, by index (most have none). */
-  private readonly rowAttributes = new Map<number, AttributeSource>();
-  private readonly cellAttributes = new Map<number, AttributeSource>();
+  /** Each cell's tag: 1 for `th`, 0 for `td`; null while every cell is a `td`. */
+  private cellKinds: IntList | null = null;
+  /** The attributes of the rows and cells that have any, by index (most have none); null while none has. */
+  private rowAttributes: Map<number, AttributeSource> | null = null;
+  private cellAttributes: Map<number, AttributeSource> | null = null;
   /** Each cell's text, or null for a cell without a text node. Whitespace collapsing rewrites them. */
   readonly cellTexts: (string | null)[] = [];
   /** The group, row and cell open in the parse (their indexes), or -1. */
@@ -781,12 +791,13 @@ export class PackedTable {
   rowWithoutCell = false;
 
   get rowCount(): number {
-    return this.rowGroups.length;
+    return this.rowCellEnds.length;
   }
 
   /** Row `r`'s group (its index in {@link groups}), or -1 when the row is a child of the table. */
   groupOf(r: number): number {
-    return this.rowGroups.data[r]!;
+    const groups = this.rowGroups;
+    return groups === null ? -1 : groups.data[r]!;
   }
 
   /** The index after row `r`'s last cell. */
@@ -796,7 +807,8 @@ export class PackedTable {
 
   /** Whether cell `cell` is a `th` (else a `td`). */
   isHeaderCell(cell: number): boolean {
-    return this.cellKinds.data[cell] === 1;
+    const kinds = this.cellKinds;
+    return kinds !== null && kinds.data[cell] === 1;
   }
 
   /** The index of the first cell of row `r`. */
@@ -821,26 +833,28 @@ export class PackedTable {
       if (this.openRow === -1) return false;
       const cell = this.cellTexts.length;
       this.openCell = cell;
-      this.cellKinds.push(name === "th" ? 1 : 0);
-      if (attributes !== NO_ATTRIBUTES) this.cellAttributes.set(cell, attributes);
+      if (name === "th" && this.cellKinds === null) this.cellKinds = filledIntList(cell, 0);
+      this.cellKinds?.push(name === "th" ? 1 : 0);
+      if (attributes !== NO_ATTRIBUTES) (this.cellAttributes ??= new Map()).set(cell, attributes);
       this.cellTexts.push(null);
       this.rowCellEnds.data[this.openRow] = cell + 1;
       return true;
     }
     if (this.openRow !== -1) return false;
     if (name === "tr") {
-      const r = this.rowGroups.length;
+      const r = this.rowCellEnds.length;
       this.openRow = r;
       if (this.openGroup === -1) this.children.push(r);
       else this.groups[this.openGroup]!.rowEnd = r + 1;
-      this.rowGroups.push(this.openGroup);
-      if (attributes !== NO_ATTRIBUTES) this.rowAttributes.set(r, attributes);
+      if (this.openGroup !== -1 && this.rowGroups === null) this.rowGroups = filledIntList(r, -1);
+      this.rowGroups?.push(this.openGroup);
+      if (attributes !== NO_ATTRIBUTES) (this.rowAttributes ??= new Map()).set(r, attributes);
       this.rowCellEnds.push(this.cellTexts.length);
       return true;
     }
     if (this.openGroup !== -1 || (name !== "tbody" && name !== "thead" && name !== "tfoot")) return false;
     this.openGroup = this.groups.length;
-    this.groups.push({ name, attributes, childIndex: this.children.length, rowStart: this.rowGroups.length, rowEnd: this.rowGroups.length });
+    this.groups.push({ name, attributes, childIndex: this.children.length, rowStart: this.rowCellEnds.length, rowEnd: this.rowCellEnds.length });
     this.children.push(-1 - this.openGroup);
     return true;
   }
@@ -868,7 +882,7 @@ export class PackedTable {
 
   /** Whether the table is one row of at most one cell, which the table rules write as its cell's content (a layout table). */
   get singleCell(): boolean {
-    return this.rowGroups.length === 1 && this.cellTexts.length <= 1;
+    return this.rowCellEnds.length === 1 && this.cellTexts.length <= 1;
   }
 
   /** The table's textContent: its cells' texts in order. */
@@ -886,12 +900,12 @@ export class PackedTable {
   /** Whether a cell has any attribute (its element's hasAttributes). */
   cellHasAttributes(cell: number): boolean {
     // Most tables have no cell with attributes.
-    return this.cellAttributes.size !== 0 && hasAnyAttribute(this.attributesOfCell(cell));
+    return this.cellAttributes !== null && hasAnyAttribute(this.attributesOfCell(cell));
   }
 
   /** Whether row `r` has any attribute (its element's hasAttributes). */
   rowHasAttributes(r: number): boolean {
-    return this.rowAttributes.size !== 0 && hasAnyAttribute(this.rowAttributes.get(r) ?? NO_ATTRIBUTES);
+    return this.rowAttributes !== null && hasAnyAttribute(this.attributesOfRow(r));
   }
 
   /** Whether group `g` has any attribute (its element's hasAttributes). */
@@ -914,17 +928,23 @@ export class PackedTable {
     this.groups.forEach((group, g) => {
       if (hasAnyAttribute(group.attributes)) out.push(this.groupNode(table, g));
     });
-    if (this.rowAttributes.size === 0 && this.cellAttributes.size === 0) return out;
+    const rows = this.rowAttributes;
+    const cells = this.cellAttributes;
+    if (rows === null && cells === null) return out;
     for (let r = 0; r < this.rowCount; r++) {
-      if (this.rowAttributes.has(r)) out.push(this.rowNode(table, r));
-      if (this.cellAttributes.size === 0) continue;
-      for (let c = this.cellStart(r); c < this.cellEnd(r); c++) if (this.cellAttributes.has(c)) out.push(this.cellNode(table, r, c));
+      if (rows?.has(r) === true) out.push(this.rowNode(table, r));
+      if (cells === null) continue;
+      for (let c = this.cellStart(r); c < this.cellEnd(r); c++) if (cells.has(c)) out.push(this.cellNode(table, r, c));
     }
     return out;
   }
 
   private attributesOfCell(cell: number): AttributeSource {
-    return this.cellAttributes.get(cell) ?? NO_ATTRIBUTES;
+    return this.cellAttributes?.get(cell) ?? NO_ATTRIBUTES;
+  }
+
+  private attributesOfRow(r: number): AttributeSource {
+    return this.rowAttributes?.get(r) ?? NO_ATTRIBUTES;
   }
 
   private cellName(cell: number): string {
@@ -945,7 +965,7 @@ export class PackedTable {
   }
 
   rowNode(table: LightElement, r: number): LightElement {
-    const el = new LightElement("tr", this.rowAttributes.get(r) ?? NO_ATTRIBUTES);
+    const el = new LightElement("tr", this.attributesOfRow(r));
     const g = this.groupOf(r);
     el.parentNode = g === -1 ? table : this.groupNode(table, g);
     return el;
@@ -964,7 +984,7 @@ export class PackedTable {
   build(table: LightElement, meter?: WorkMeter): PackedParts {
     const open: PackedParts = { group: null, row: null, cell: null };
     const buildRow = (parent: LightElement, r: number): void => {
-      const tr = new LightElement("tr", this.rowAttributes.get(r) ?? NO_ATTRIBUTES);
+      const tr = new LightElement("tr", this.attributesOfRow(r));
       parent.appendChild(tr);
       if (r === this.openRow) open.row = tr;
       for (let c = this.cellStart(r); c < this.cellEnd(r); c++) {
