@@ -28,9 +28,11 @@ const FLOODS: Record<string, (bytes: number) => string> = {
   "dt/dd": (b) => flood(() => "<dt>x</dt><dd>y</dd>", b, "<html><body><dl>", "</dl></body></html>"),
   "unclosed td": (b) => flood(() => "<td>x", b, "<html><body><table><tr>", "</tr></table></body></html>"),
   "unclosed li": (b) => flood(() => "<li>x", b, "<html><body><ul>", "</ul></body></html>"),
+  "unclosed li in ol": (b) => flood(() => "<li>x", b, "<html><body><ol>", "</ol></body></html>"),
   "unclosed p": (b) => flood(() => "<p>x", b),
   "nested a": (b) => flood(() => "<a href='/'>", b),
   "short paragraphs": (b) => flood((i) => `<p>line ${i}</p>`, b),
+  "small tables": (b) => flood(() => "<table><tr><td>a</td><td>b</td></tr></table>", b),
 };
 
 const args = process.argv.slice(2);

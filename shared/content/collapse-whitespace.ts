@@ -52,14 +52,54 @@ function removeNode(node: LightNode): LightNode | LightElement {
   return next;
 }
 
+/**
+ * The node after `current` in the walk. An element whose only text has no node (light-dom.ts's
+ * `onlyText`) is left at once: the walk reads that text while it is at the element (see collapse).
+ */
 function nextNode(prev: LightNode | null, current: LightNode | LightElement): LightNode | LightElement {
   if ((prev !== null && prev.parentNode === current) || current.nodeName === "PRE") return current.nextSibling ?? current.parentNode!;
-  return (current.nodeType === 1 ? current.firstChild : null) ?? current.nextSibling ?? current.parentNode!;
+  return (current.nodeType === 1 && current.onlyText === null ? current.firstChild : null) ?? current.nextSibling ?? current.parentNode!;
 }
 
-function dropTrailingSpace(text: { data: string }): void {
+/** What the walk keeps as the text before: a text node, or the only text of an element (see {@link OnlyTextRef}). */
+interface PreviousText {
+  data: string;
+}
+
+/**
+ * An element's only text that has no node (light-dom.ts's `onlyText`), as the text before: one
+ * object per walk, pointed at the element whose text it is (the walk keeps one text before at a time).
+ */
+class OnlyTextRef implements PreviousText {
+  el: LightElement | null = null;
+
+  get data(): string {
+    return this.el!.onlyText!;
+  }
+
+  set data(value: string) {
+    this.el!.setOnlyText(value);
+  }
+
+  remove(): void {
+    this.el!.removeOnlyText();
+  }
+}
+
+function dropTrailingSpace(text: PreviousText): void {
   const data = text.data;
   if (data.charCodeAt(data.length - 1) === 32) text.data = data.slice(0, -1);
+}
+
+/** How the walk treats an element: a block (or `<br>`), a void element or `<pre>`, or anything else. */
+const BLOCK_STEP = 1;
+const VOID_STEP = 2;
+const INLINE_STEP = 0;
+
+function stepOf(name: string): number {
+  if (BLOCK.has(name) || name === "BR") return BLOCK_STEP;
+  if (VOID.has(name) || name === "PRE") return VOID_STEP;
+  return INLINE_STEP;
 }
 
 /**
@@ -116,7 +156,8 @@ function collapse(element: LightElement, facts: boolean): void {
     return;
   }
   if (facts) element.proseFacts = 0;
-  let prevText: { data: string; parentNode: LightElement | null } | null = null;
+  let prevText: PreviousText | null = null;
+  const onlyTextRef = new OnlyTextRef();
   let keepLeadingWs = false;
   let prev: LightNode | null = null;
   let node: LightNode | LightElement = nextNode(prev, element);
@@ -136,24 +177,42 @@ function collapse(element: LightElement, facts: boolean): void {
       prevText = node;
     } else {
       const name = node.nodeName;
-      if (BLOCK.has(name) || name === "BR") {
-        if (prevText !== null) dropTrailingSpace(prevText);
-        prevText = null;
-        keepLeadingWs = false;
-        if (name === "TABLE") {
-          const packed = node.packedTable;
-          if (packed !== null) collapsePackedTable(node, packed);
+      const step = stepOf(name);
+      // The steps turndown's walk takes on the way into an element (and, for one with children, out of it).
+      for (let visit = 0; visit < 2; visit++) {
+        if (step === BLOCK_STEP) {
+          if (prevText !== null) dropTrailingSpace(prevText);
+          prevText = null;
+          keepLeadingWs = false;
+          if (name === "TABLE" && visit === 0) {
+            const packed = node.packedTable;
+            if (packed !== null) collapsePackedTable(node, packed);
+          }
+        } else if (step === VOID_STEP) {
+          prevText = null;
+          keepLeadingWs = true;
+        } else if (prevText !== null) {
+          keepLeadingWs = false;
         }
-      } else if (VOID.has(name) || name === "PRE") {
-        prevText = null;
-        keepLeadingWs = true;
-      } else if (prevText !== null) {
-        keepLeadingWs = false;
+        const only = visit === 0 && name !== "PRE" ? node.onlyText : null;
+        if (only === null) break;
+        // The element's only text, which turndown's walk meets between the element's two visits:
+        // the text branch above, on the string.
+        let text = collapseText(only);
+        if ((prevText === null || prevText.data.charCodeAt(prevText.data.length - 1) === 32) && !keepLeadingWs && text.charCodeAt(0) === 32) text = text.slice(1);
+        if (text === "") {
+          node.removeOnlyText();
+        } else {
+          if (text !== only) node.setOnlyText(text);
+          if (facts) noteProseText(text, node);
+          onlyTextRef.el = node;
+          prevText = onlyTextRef;
+        }
       }
     }
     const following = nextNode(prev, node);
     if (facts) {
-      if (node.nodeType === 1 && following !== node.firstChild) {
+      if (node.nodeType === 1 && (node.onlyText !== null || following !== node.firstChild)) {
         // Leaving `node`: its subtree is done (a <pre>'s is marked here, the walk did not enter it).
         if (node.nodeName === "PRE") markProseFacts(node);
         foldProseFacts(node);
@@ -165,6 +224,9 @@ function collapse(element: LightElement, facts: boolean): void {
   }
   if (prevText !== null) {
     dropTrailingSpace(prevText);
-    if (prevText.data === "") removeNode(prevText as LightNode);
+    if (prevText.data === "") {
+      if (prevText === onlyTextRef) onlyTextRef.remove();
+      else removeNode(prevText as LightNode);
+    }
   }
 }

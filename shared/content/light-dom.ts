@@ -178,11 +178,13 @@ function childNodesOf(el: LightElement): LightNode[] {
 
 function childElementsOf(el: LightElement): LightElement[] {
   const out: LightElement[] = [];
+  if (el.onlyText !== null) return out;
   for (let n = el.firstChild; n !== null; n = n.nextSibling) if (n.nodeType === 1) out.push(n);
   return out;
 }
 
 function rowsOf(el: LightElement, out: LightElement[]): LightElement[] {
+  if (el.onlyText !== null) return out;
   for (let n = el.firstChild; n !== null; n = n.nextSibling) {
     if (n.nodeType !== 1) continue;
     if (n.nodeName === "TR") out.push(n);
@@ -254,8 +256,15 @@ export class LightElement extends LightBase {
    * the object built from them. Read-only: nothing writes to an element's attributes after the parse.
    */
   private attributeSource: Record<string, string> | AttributeList;
-  firstChild: LightNode | null = null;
-  lastChild: LightNode | null = null;
+  /**
+   * The first child; or, while the element's only child is a text that nothing has asked for as a
+   * node, that text as a string (see {@link onlyText}): a page of small elements is mostly
+   * elements holding one short text each, and a text node (56 bytes) per element was a third of
+   * such a tree, which the young generation's collections copy while the parse builds it.
+   */
+  private head: LightNode | string | null = null;
+  /** The last child (null while {@link head} is a string or null). */
+  private tail: LightNode | null = null;
   /**
    * Three small facts in one field (an element is most of a large tree's memory, and the young
    * generation's collections copy the tree while it is built): {@link proseFacts} + 1 in the low
@@ -327,6 +336,85 @@ export class LightElement extends LightBase {
     super();
     this.nodeName = upperName(localName);
     this.attributeSource = attributes;
+  }
+
+  /** The first child node (the element's only text becomes its node on this read, see {@link onlyText}). */
+  get firstChild(): LightNode | null {
+    const head = this.head;
+    return typeof head === "string" ? this.nodeOfOnlyText(head) : head;
+  }
+
+  /** The last child node (as {@link firstChild}). */
+  get lastChild(): LightNode | null {
+    const head = this.head;
+    return typeof head === "string" ? this.nodeOfOnlyText(head) : this.tail;
+  }
+
+  /**
+   * The element's only child's text while it has no node (the parse keeps an element's only text
+   * as a string), else null: then the children are its child nodes. Reading {@link firstChild} or
+   * {@link lastChild} (or any child list) makes the node, the same text node the parse built before
+   * (its parent this element, no siblings), and it stays; the walks that know this (whitespace
+   * collapsing, the prose walk) read the text here instead and never make it.
+   */
+  get onlyText(): string | null {
+    const head = this.head;
+    return typeof head === "string" ? head : null;
+  }
+
+  /**
+   * For a walk that rewrites texts (whitespace collapsing): sets the text {@link onlyText} answers,
+   * as writing its node's `data` would ("" too: an empty text stays a child). Only while
+   * `onlyText` is not null.
+   */
+  setOnlyText(text: string): void {
+    if (typeof this.head !== "string") throw new TypeError("setOnlyText: the element's only text is a node");
+    this.head = text;
+    this.invalidateText();
+  }
+
+  /** Removes the text {@link onlyText} answers, as `removeChild` of its node would. Only while `onlyText` is not null. */
+  removeOnlyText(): void {
+    if (typeof this.head !== "string") throw new TypeError("removeOnlyText: the element's only text is a node");
+    structureEpoch++;
+    this.head = null;
+    this.invalidateText();
+  }
+
+  /** The text node of the element's only text: made once, then the element's child. */
+  private nodeOfOnlyText(text: string): LightText {
+    const node = new LightText(text);
+    node.parentNode = this;
+    this.head = node;
+    this.tail = node;
+    return node;
+  }
+
+  /**
+   * Text the parse read, appended as htmlparser2's pieces of one run must be: to the last child
+   * when that is a text, else as a new last child (kept as a string while it is the only child,
+   * see {@link onlyText}).
+   */
+  appendParsedText(text: string): void {
+    const head = this.head;
+    if (typeof head === "string") {
+      this.head = head + text;
+      this.invalidateText();
+      return;
+    }
+    if (head === null && this.lists === undefined) {
+      structureEpoch++;
+      this.head = text;
+      this.invalidateText();
+      return;
+    }
+    const last = this.tail;
+    if (last !== null && last.nodeType === 3) {
+      last.appendData(text);
+      this.invalidateText();
+    } else {
+      this.appendChild(new LightText(text));
+    }
   }
 
   /**
@@ -421,6 +509,7 @@ export class LightElement extends LightBase {
 
   get lastElementChild(): LightElement | null {
     this.unpack();
+    if (this.onlyText !== null) return null;
     for (let n = this.lastChild; n !== null; n = n.previousSibling) if (n.nodeType === 1) return n;
     return null;
   }
@@ -475,6 +564,9 @@ export class LightElement extends LightBase {
 
   get textContent(): string {
     if (this.cachedText !== undefined) return this.cachedText;
+    // Cached like any other: invalidateText stops at the first element without a cache.
+    const head = this.head;
+    if (typeof head === "string") return (this.cachedText = head);
     let text = "";
     for (let n = this.firstChild; n !== null; n = n.nextSibling) text += n.textContent;
     if (this.firstChild === null && this.lists instanceof PackedTable) text = this.lists.text();
@@ -492,13 +584,14 @@ export class LightElement extends LightBase {
 
   appendChild(child: LightNode): LightNode {
     if (this.lists !== undefined) this.unpack();
+    const last = this.lastChild;
     structureEpoch++;
     child.parentNode = this;
-    child.previousSibling = this.lastChild;
+    child.previousSibling = last;
     child.nextSibling = null;
-    if (this.lastChild === null) this.firstChild = child;
-    else this.lastChild.nextSibling = child;
-    this.lastChild = child;
+    if (last === null) this.head = child;
+    else last.nextSibling = child;
+    this.tail = child;
     this.invalidateText();
     return child;
   }
@@ -510,7 +603,7 @@ export class LightElement extends LightBase {
     child.parentNode = this;
     child.nextSibling = ref;
     child.previousSibling = ref.previousSibling;
-    if (ref.previousSibling === null) this.firstChild = child;
+    if (ref.previousSibling === null) this.head = child;
     else ref.previousSibling.nextSibling = child;
     ref.previousSibling = child;
     this.invalidateText();
@@ -519,9 +612,9 @@ export class LightElement extends LightBase {
 
   removeChild(child: LightNode): LightNode {
     structureEpoch++;
-    if (child.previousSibling === null) this.firstChild = child.nextSibling;
+    if (child.previousSibling === null) this.head = child.nextSibling;
     else child.previousSibling.nextSibling = child.nextSibling;
-    if (child.nextSibling === null) this.lastChild = child.previousSibling;
+    if (child.nextSibling === null) this.tail = child.previousSibling;
     else child.nextSibling.previousSibling = child.previousSibling;
     child.parentNode = null;
     child.previousSibling = null;
@@ -545,14 +638,15 @@ export class LightElement extends LightBase {
     const last = this.lastChild;
     if (first === null || last === null) return;
     if (target.lists !== undefined) target.unpack();
+    const targetLast = target.lastChild;
     structureEpoch++;
     for (let n: LightNode | null = first; n !== null; n = n.nextSibling) n.parentNode = target;
-    first.previousSibling = target.lastChild;
-    if (target.lastChild === null) target.firstChild = first;
-    else target.lastChild.nextSibling = first;
-    target.lastChild = last;
-    this.firstChild = null;
-    this.lastChild = null;
+    first.previousSibling = targetLast;
+    if (targetLast === null) target.head = first;
+    else targetLast.nextSibling = first;
+    target.tail = last;
+    this.head = null;
+    this.tail = null;
     this.invalidateText();
     target.invalidateText();
   }
@@ -584,12 +678,14 @@ export class LightElement extends LightBase {
   private walkElements(visit: (el: LightElement) => void, unpackTables = true): void {
     if (unpackTables) this.unpack();
     const stack: LightNode[] = [];
-    for (let n = this.lastChild; n !== null; n = n.previousSibling) stack.push(n);
+    // An element's only text kept as a string holds no element: its node is not made.
+    if (this.onlyText === null) for (let n = this.lastChild; n !== null; n = n.previousSibling) stack.push(n);
     while (stack.length > 0) {
       const node = stack.pop()!;
       if (node.nodeType !== 1) continue;
       visit(node);
       if (unpackTables) node.unpack();
+      if (node.onlyText !== null) continue;
       for (let n = node.lastChild; n !== null; n = n.previousSibling) stack.push(n);
     }
   }
@@ -614,7 +710,7 @@ const PACKED_PART_NAMES: ReadonlySet<string> = new Set(["THEAD", "TBODY", "TFOOT
 
 /** A list of 32-bit integers that grows as it is pushed to (a packed table's figures per row and cell). */
 class IntList {
-  data = new Int32Array(16);
+  data = new Int32Array(4);
   length = 0;
 
   push(value: number): void {
@@ -625,6 +721,13 @@ class IntList {
     }
     this.data[this.length++] = value;
   }
+}
+
+/** An IntList of `length` copies of `value`. */
+function filledIntList(length: number, value: number): IntList {
+  const list = new IntList();
+  for (let i = 0; i < length; i++) list.push(value);
+  return list;
 }
 
 /** The elements of a packed table's parts open in the parse, when it builds them (null where none is open). */
@@ -666,15 +769,18 @@ export class PackedTable {
   /** The table's children in order: a row as its index (0 up), a group as -1 - its index. */
   readonly children: number[] = [];
   readonly groups: PackedGroup[] = [];
-  /** Each row's group (its index), or -1 for a row that is a child of the table. */
-  private readonly rowGroups = new IntList();
+  // A page of many small tables has a PackedTable per table, all alive until the Markdown is
+  // written: what most tables do not need (groups, `th` cells, attributes) is made only when a
+  // part needs it (an Int32Array is three objects, an empty Map a hash table).
+  /** Each row's group (its index), or -1 for a row that is a child of the table; null while no row is in a group. */
+  private rowGroups: IntList | null = null;
   /** Where each row's cells end: row r's cells are cellEnd(r - 1) (0 for the first) up to cellEnd(r). */
   private readonly rowCellEnds = new IntList();
-  /** Each cell's tag: 1 for `th`, 0 for `td`. */
-  private readonly cellKinds = new IntList();
-  /** The attributes of the rows and cells that have any, by index (most have none). */
-  private readonly rowAttributes = new Map<number, AttributeSource>();
-  private readonly cellAttributes = new Map<number, AttributeSource>();
+  /** Each cell's tag: 1 for `th`, 0 for `td`; null while every cell is a `td`. */
+  private cellKinds: IntList | null = null;
+  /** The attributes of the rows and cells that have any, by index (most have none); null while none has. */
+  private rowAttributes: Map<number, AttributeSource> | null = null;
+  private cellAttributes: Map<number, AttributeSource> | null = null;
   /** Each cell's text, or null for a cell without a text node. Whitespace collapsing rewrites them. */
   readonly cellTexts: (string | null)[] = [];
   /** The group, row and cell open in the parse (their indexes), or -1. */
@@ -685,12 +791,13 @@ export class PackedTable {
   rowWithoutCell = false;
 
   get rowCount(): number {
-    return this.rowGroups.length;
+    return this.rowCellEnds.length;
   }
 
   /** Row `r`'s group (its index in {@link groups}), or -1 when the row is a child of the table. */
   groupOf(r: number): number {
-    return this.rowGroups.data[r]!;
+    const groups = this.rowGroups;
+    return groups === null ? -1 : groups.data[r]!;
   }
 
   /** The index after row `r`'s last cell. */
@@ -700,7 +807,8 @@ export class PackedTable {
 
   /** Whether cell `cell` is a `th` (else a `td`). */
   isHeaderCell(cell: number): boolean {
-    return this.cellKinds.data[cell] === 1;
+    const kinds = this.cellKinds;
+    return kinds !== null && kinds.data[cell] === 1;
   }
 
   /** The index of the first cell of row `r`. */
@@ -725,26 +833,28 @@ export class PackedTable {
       if (this.openRow === -1) return false;
       const cell = this.cellTexts.length;
       this.openCell = cell;
-      this.cellKinds.push(name === "th" ? 1 : 0);
-      if (attributes !== NO_ATTRIBUTES) this.cellAttributes.set(cell, attributes);
+      if (name === "th" && this.cellKinds === null) this.cellKinds = filledIntList(cell, 0);
+      this.cellKinds?.push(name === "th" ? 1 : 0);
+      if (attributes !== NO_ATTRIBUTES) (this.cellAttributes ??= new Map()).set(cell, attributes);
       this.cellTexts.push(null);
       this.rowCellEnds.data[this.openRow] = cell + 1;
       return true;
     }
     if (this.openRow !== -1) return false;
     if (name === "tr") {
-      const r = this.rowGroups.length;
+      const r = this.rowCellEnds.length;
       this.openRow = r;
       if (this.openGroup === -1) this.children.push(r);
       else this.groups[this.openGroup]!.rowEnd = r + 1;
-      this.rowGroups.push(this.openGroup);
-      if (attributes !== NO_ATTRIBUTES) this.rowAttributes.set(r, attributes);
+      if (this.openGroup !== -1 && this.rowGroups === null) this.rowGroups = filledIntList(r, -1);
+      this.rowGroups?.push(this.openGroup);
+      if (attributes !== NO_ATTRIBUTES) (this.rowAttributes ??= new Map()).set(r, attributes);
       this.rowCellEnds.push(this.cellTexts.length);
       return true;
     }
     if (this.openGroup !== -1 || (name !== "tbody" && name !== "thead" && name !== "tfoot")) return false;
     this.openGroup = this.groups.length;
-    this.groups.push({ name, attributes, childIndex: this.children.length, rowStart: this.rowGroups.length, rowEnd: this.rowGroups.length });
+    this.groups.push({ name, attributes, childIndex: this.children.length, rowStart: this.rowCellEnds.length, rowEnd: this.rowCellEnds.length });
     this.children.push(-1 - this.openGroup);
     return true;
   }
@@ -772,7 +882,7 @@ export class PackedTable {
 
   /** Whether the table is one row of at most one cell, which the table rules write as its cell's content (a layout table). */
   get singleCell(): boolean {
-    return this.rowGroups.length === 1 && this.cellTexts.length <= 1;
+    return this.rowCellEnds.length === 1 && this.cellTexts.length <= 1;
   }
 
   /** The table's textContent: its cells' texts in order. */
@@ -790,12 +900,12 @@ export class PackedTable {
   /** Whether a cell has any attribute (its element's hasAttributes). */
   cellHasAttributes(cell: number): boolean {
     // Most tables have no cell with attributes.
-    return this.cellAttributes.size !== 0 && hasAnyAttribute(this.attributesOfCell(cell));
+    return this.cellAttributes !== null && hasAnyAttribute(this.attributesOfCell(cell));
   }
 
   /** Whether row `r` has any attribute (its element's hasAttributes). */
   rowHasAttributes(r: number): boolean {
-    return this.rowAttributes.size !== 0 && hasAnyAttribute(this.rowAttributes.get(r) ?? NO_ATTRIBUTES);
+    return this.rowAttributes !== null && hasAnyAttribute(this.attributesOfRow(r));
   }
 
   /** Whether group `g` has any attribute (its element's hasAttributes). */
@@ -818,17 +928,23 @@ export class PackedTable {
     this.groups.forEach((group, g) => {
       if (hasAnyAttribute(group.attributes)) out.push(this.groupNode(table, g));
     });
-    if (this.rowAttributes.size === 0 && this.cellAttributes.size === 0) return out;
+    const rows = this.rowAttributes;
+    const cells = this.cellAttributes;
+    if (rows === null && cells === null) return out;
     for (let r = 0; r < this.rowCount; r++) {
-      if (this.rowAttributes.has(r)) out.push(this.rowNode(table, r));
-      if (this.cellAttributes.size === 0) continue;
-      for (let c = this.cellStart(r); c < this.cellEnd(r); c++) if (this.cellAttributes.has(c)) out.push(this.cellNode(table, r, c));
+      if (rows?.has(r) === true) out.push(this.rowNode(table, r));
+      if (cells === null) continue;
+      for (let c = this.cellStart(r); c < this.cellEnd(r); c++) if (cells.has(c)) out.push(this.cellNode(table, r, c));
     }
     return out;
   }
 
   private attributesOfCell(cell: number): AttributeSource {
-    return this.cellAttributes.get(cell) ?? NO_ATTRIBUTES;
+    return this.cellAttributes?.get(cell) ?? NO_ATTRIBUTES;
+  }
+
+  private attributesOfRow(r: number): AttributeSource {
+    return this.rowAttributes?.get(r) ?? NO_ATTRIBUTES;
   }
 
   private cellName(cell: number): string {
@@ -849,7 +965,7 @@ export class PackedTable {
   }
 
   rowNode(table: LightElement, r: number): LightElement {
-    const el = new LightElement("tr", this.rowAttributes.get(r) ?? NO_ATTRIBUTES);
+    const el = new LightElement("tr", this.attributesOfRow(r));
     const g = this.groupOf(r);
     el.parentNode = g === -1 ? table : this.groupNode(table, g);
     return el;
@@ -868,7 +984,7 @@ export class PackedTable {
   build(table: LightElement, meter?: WorkMeter): PackedParts {
     const open: PackedParts = { group: null, row: null, cell: null };
     const buildRow = (parent: LightElement, r: number): void => {
-      const tr = new LightElement("tr", this.rowAttributes.get(r) ?? NO_ATTRIBUTES);
+      const tr = new LightElement("tr", this.attributesOfRow(r));
       parent.appendChild(tr);
       if (r === this.openRow) open.row = tr;
       for (let c = this.cellStart(r); c < this.cellEnd(r); c++) {
@@ -876,7 +992,7 @@ export class PackedTable {
         const cell = new LightElement(this.cellName(c), this.attributesOfCell(c));
         tr.appendChild(cell);
         const text = this.cellTexts[c] ?? null;
-        if (text !== null) cell.appendChild(new LightText(text));
+        if (text !== null) cell.appendParsedText(text);
         if (c === this.openCell) open.cell = cell;
       }
     };
@@ -1193,12 +1309,8 @@ export function parseLightDocument(html: string, options: { pruned?: ReadonlySet
             return;
           }
         }
-        // htmlparser2 may deliver one text run in several pieces (around entities): keep one node.
-        const last = current.lastChild;
-        if (last !== null && last.nodeType === 3) {
-          last.appendData(text);
-          current.invalidateText();
-        } else current.appendChild(new LightText(text));
+        // htmlparser2 may deliver one text run in several pieces (around entities): keep one text.
+        current.appendParsedText(text);
       },
       onclosetag() {
         const el = stack.pop();

@@ -245,7 +245,18 @@ interface TokenizerInternals {
   offset: number;
   decodeEntities: boolean;
   sectionStart: number;
-  cbs: { ontext(start: number, endIndex: number): void };
+  xmlMode: boolean;
+  isSpecial: boolean;
+  currentSequence: Uint8Array;
+  sequenceIndex: number;
+  enterTagBody(): void;
+  cbs: {
+    ontext(start: number, endIndex: number): void;
+    onopentagname(start: number, endIndex: number): void;
+    onopentagend(endIndex: number): void;
+    onclosetag(start: number, endIndex: number): void;
+    isInForeignContext?(): boolean;
+  };
 }
 
 /** htmlparser2's own (private) Tokenizer methods that SkippingTokenizer wraps. */
@@ -408,6 +419,81 @@ const ASCII_CHARS: readonly string[] = Array.from({ length: 128 }, (_, i) => Str
  */
 class SkippingTokenizer extends Tokenizer {
   readonly skips: SkipState = { lt: new NextOccurrence("<"), amp: new NextOccurrence("&"), doubleQuote: new NextOccurrence('"'), singleQuote: new NextOccurrence("'") };
+  /** htmlparser2's private `Sequences.Empty`, read from a new tokenizer (it starts with no sequence). */
+  readonly emptySequence: Uint8Array;
+
+  constructor(...args: ConstructorParameters<typeof Tokenizer>) {
+    super(...args);
+    this.emptySequence = (this as unknown as TokenizerInternals).currentSequence;
+  }
+}
+
+const LOWER_A = 0x61;
+const LOWER_Z = 0x7a;
+
+/** The first letters of the tags whose start htmlparser2 matches against its raw-text sequences (its specialStartSequences). */
+const SPECIAL_FIRST_LETTERS = asciiSet((c) => "inpstx".includes(String.fromCharCode(c)));
+/** The tags that start raw text, RCDATA or plain text in htmlparser2 (a full match of one of those sequences). */
+const SPECIAL_TAG_NAMES: ReadonlySet<string> = new Set(["iframe", "noembed", "noframes", "plaintext", "script", "style", "title", "textarea", "xmp"]);
+
+/** Whether `c` is an ASCII letter (htmlparser2's isASCIIAlpha, its start of a tag name in HTML). */
+function isAsciiLetter(c: number): boolean {
+  const lower = c | 0x20;
+  return lower >= LOWER_A && lower <= LOWER_Z;
+}
+
+/**
+ * A start tag without attributes (`<name>`) or an end tag (`</name>`) whole in the buffer at the
+ * `<` the tokenizer is at in text: the events htmlparser2's states would emit for it (the text
+ * before it, then the tag), without a round of its state loop per character; true when taken
+ * (the tokenizer then reads on after its `>`). Not taken, and left to those states: anything else
+ * after the `<` (attributes, a `/` or whitespace after the name, `<!`, `<?`, a tag cut by the
+ * buffer's end), XML mode, and a start tag that opens raw text (`<script>`, `<title>`, … in HTML
+ * content). Mirrors htmlparser2 12.0.0's Text, BeforeTagName, SpecialStartSequence, InTagName,
+ * BeforeAttributeName (at `>`), BeforeClosingTagName, InClosingTagName and AfterClosingTagName
+ * states for these characters, in the same order of callbacks (a test compares the events).
+ */
+function takeSimpleTag(self: TokenizerInternals, emptySequence: Uint8Array): boolean {
+  if (self.xmlMode) return false;
+  const buffer = self.buffer;
+  const offset = self.offset;
+  const lt = self.index - offset;
+  const end = buffer.length;
+  let nameStart = lt + 1;
+  const closing = buffer.charCodeAt(nameStart) === SLASH;
+  if (closing) nameStart++;
+  if (nameStart >= end || !isAsciiLetter(buffer.charCodeAt(nameStart))) return false;
+  let i = nameStart + 1;
+  while (i < end && !stopsAt(ENDS_TAG_NAME, buffer.charCodeAt(i))) i++;
+  if (i >= end || buffer.charCodeAt(i) !== GT) return false;
+  const cbs = self.cbs;
+  let special = false;
+  if (!closing && SPECIAL_FIRST_LETTERS[buffer.charCodeAt(nameStart) | 0x20] === 1 && cbs.isInForeignContext?.() !== true) {
+    // htmlparser2 matches such a name against its raw-text sequences: a full match opens raw text
+    // (left to its states), any other ends the match as below.
+    if (i - nameStart <= 9 && SPECIAL_TAG_NAMES.has(buffer.slice(nameStart, i).toLowerCase())) return false;
+    special = true;
+  }
+  if (self.index > self.sectionStart) cbs.ontext(self.sectionStart, self.index);
+  const nameFrom = nameStart + offset;
+  const gt = i + offset;
+  if (closing) {
+    cbs.onclosetag(nameFrom, gt);
+  } else {
+    if (special) {
+      self.isSpecial = false;
+      self.currentSequence = emptySequence;
+      self.sequenceIndex = 0;
+    }
+    cbs.onopentagname(nameFrom, gt);
+    cbs.onopentagend(gt);
+    self.enterTagBody();
+  }
+  // An end tag leaves the tokenizer in text, where it is (its states pass through three others to get back there).
+  self.sectionStart = gt + 1;
+  // The state loop advances the index after this call.
+  self.index = gt;
+  return true;
 }
 
 Object.defineProperties(SkippingTokenizer.prototype, {
@@ -415,6 +501,9 @@ Object.defineProperties(SkippingTokenizer.prototype, {
     value: function stateText(this: Tokenizer, c: number): void {
       const self = this as unknown as TokenizerInternals;
       if (c === LT && (self.cbs as unknown as LinearParser).tableRun !== null && takeTableRun(self)) return;
+      if (c === LT && self.decodeEntities) {
+        if (takeSimpleTag(self, (this as SkippingTokenizer).emptySequence)) return;
+      }
       if (c === LT || c === AMP || !self.decodeEntities) {
         baseTokenizer.stateText.call(this, c);
         return;

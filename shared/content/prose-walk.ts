@@ -74,7 +74,10 @@ export function markProseFacts(root: LightElement): void {
   root.proseFacts = 0;
   let node: LightNode = root;
   descend: for (;;) {
-    const first: LightNode | null = node.nodeType === 1 ? node.firstChild : null;
+    // An element's only text without a node (light-dom.ts's onlyText) is read where it is, its node not made.
+    const only = node.nodeType === 1 ? node.onlyText : null;
+    if (only !== null) noteProseText(only, node as LightElement);
+    const first: LightNode | null = node.nodeType === 1 && only === null ? node.firstChild : null;
     if (first !== null) {
       enter(first);
       node = first;
@@ -163,6 +166,9 @@ const NO_FLANKING = Object.freeze({ leading: "", trailing: "" });
 
 /** The Markdown of `el`'s children as turndown's `process(el).join("")` gives it; `isCode` is `el`'s own. */
 function childrenContent(el: LightElement, isCode: boolean, rules: WalkRules): string {
+  // An only text without a node (light-dom.ts's onlyText): what partOf gives for its node.
+  const only = el.onlyText;
+  if (only !== null) return joinOne(isCode ? only : rules.escape(only));
   const first = el.firstChild;
   if (first === null) return "";
   if (first.nextSibling === null) return joinOne(partOf(first, isCode, rules));

@@ -99,6 +99,28 @@ describe("LinearParser", () => {
     );
   });
 
+  // The tokenizer's own path for `<name>` and `</name>` in text: what it must take (any case,
+  // names that only start like a raw-text tag) and leave to htmlparser2's states (attributes,
+  // `/` or space after the name, raw-text tags, a tag the buffer cuts, `<` that starts no tag).
+  const SIMPLE_TAG_PIECES = [
+    "<p>", "</p>", "<P>", "</P>", "<td>", "<TR>", "<h3>", "</H3>", "<li>", "<x-a>", "<pé>", "</pé>", "<p/>", "<p >", "<p\n>", "</p >", "</p\t>",
+    "<p a>", "<p a=1>", "<script>", "</script>", "<SCRIPT>", "<scripts>", "<scr>", "<sty>", "<style>", "<Title>", "</title>", "<textarea>",
+    "<textareas>", "<plaintext>", "<plain>", "<xmp>", "<xm>", "<iframe>", "<iframes>", "<noembed>", "<noframes>", "<nobr>", "<svg>", "</svg>",
+    "<math>", "<1>", "< p>", "</ p>", "</>", "<>", "<!x>", "<?x>", "<", "</", "<p", "</p", "x", " ", "a<b", "&amp;", "&lt;p&gt;", "&", "<!--", "-->",
+  ];
+  it("takes tags without attributes with htmlparser2's events and positions, whole and in pieces", () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...SIMPLE_TAG_PIECES), { maxLength: 30 }), fc.constantFrom(undefined, 1, 2, 5), (pieces, chunk) => {
+        const html = pieces.join("");
+        expect(events(LinearParser, html, { chunk })).toEqual(events(Parser, html, { chunk }));
+      }),
+      { numRuns: 3_000 },
+    );
+    for (const html of ["<p>x<p>y</p>", "<SVG><script>a<b></script><p>c</p></svg><script>d<e></script>", "<title><p>t</p></title><p>", "<plaintext><p>x</p>", "<xmp><b></xmp><b>"]) {
+      expect(events(LinearParser, html)).toEqual(events(Parser, html));
+    }
+  });
+
   /** Names read one at a time besides the tag's own: absent ones, and ones Object.prototype answers. */
   const PROBED_NAMES = ["class", "missing", "__proto__", "toString"];
 
