@@ -164,16 +164,17 @@ export function turndownSingleUse(service: TurndownService, root: LightElement):
 
 /**
  * Makes the next read of `root.firstChild` answer null (turndown's collapseWhitespace starts with
- * `if (!element.firstChild …) return`), and every read after it the real first child again.
- * Nothing reads it between turndown's copy and that check.
+ * `if (!element.firstChild …) return`), and every read after it the real first child again: the
+ * own property that hides it deletes itself, so later reads go to LightElement's getter, which
+ * follows the element's children as they are then (a copy of the first child taken here would
+ * not). Nothing reads it between turndown's copy and that check.
  */
 function hideFirstChildOnce(root: LightElement): void {
-  const first = root.firstChild;
   Object.defineProperty(root, "firstChild", {
     configurable: true,
-    enumerable: true,
+    enumerable: false,
     get: () => {
-      Object.defineProperty(root, "firstChild", { value: first, writable: true, configurable: true, enumerable: true });
+      delete (root as { firstChild?: unknown }).firstChild;
       return null;
     },
   });

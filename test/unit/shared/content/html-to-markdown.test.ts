@@ -1,8 +1,9 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { effectiveBase, htmlToMarkdown } from "../../../../shared/content/html-to-markdown";
-import { MAX_DEPTH } from "../../../../shared/content/light-dom";
+import { effectiveBase, htmlToMarkdown, turndownSingleUse } from "../../../../shared/content/html-to-markdown";
+import { MAX_DEPTH, parseLightDocument } from "../../../../shared/content/light-dom";
+import { createTurndownService } from "../../../../shared/content/turndown-setup";
 
 const BASE = "https://example.com/dir/page.html";
 const full = (html: string, baseUrl = BASE) => htmlToMarkdown(html, { baseUrl, mainContent: false });
@@ -141,5 +142,24 @@ describe("htmlToMarkdown main content", () => {
     expect(out.extractor).toBe("readability");
     expect(out.markdown).toContain("It has a second paragraph");
     expect(out.markdown).not.toContain("Listing entry number");
+  });
+});
+
+describe("turndownSingleUse without the tree walk (a service whose rule lookup is turndown's own)", () => {
+  it("writes what turndown's own path writes, and leaves the root's firstChild following its children", () => {
+    const html = "<p>One <em>two</em></p>  <p>Three</p><p>Four</p>";
+    const service = () => {
+      const s = createTurndownService("https://example.com/");
+      delete (s as unknown as { rules: { forNode?: unknown } }).rules.forNode;
+      return s;
+    };
+    const body = parseLightDocument(html).body;
+    expect(turndownSingleUse(service(), body)).toBe(service().turndown(parseLightDocument(html).body));
+    // turndown's collapse read the root's firstChild as null once; after it the root is itself again.
+    const first = body.children[0]!;
+    expect(body.firstChild).toBe(first);
+    body.removeChild(first);
+    expect(body.firstChild).toBe(body.children[0]);
+    expect(Object.getOwnPropertyNames(body)).not.toContain("firstChild");
   });
 });
