@@ -1,4 +1,4 @@
-import type { LightElement, LightNode } from "../light-dom";
+import type { LightElement, LightNode, PackedTable } from "../light-dom";
 import { INLINE_TAGS } from "./patterns";
 import { run } from "./run-state";
 import { SERVER_MESSAGE_WORDS } from "./server-messages";
@@ -353,6 +353,28 @@ function walkMeasuring(
   }
 }
 
+/**
+ * Counts a packed table's cell texts as {@link countText} counts one text (totals into textChars,
+ * textCommas, textSentences), noting a server message's words in `t` as the walks do for texts.
+ */
+function countCells(packed: PackedTable, t: FiguresTable): void {
+  let chars = 0;
+  let commas = 0;
+  let sentences = 0;
+  for (const text of packed.cellTexts) {
+    run.meter?.tick();
+    if (text === null) continue;
+    if (!t.serverMessageWords && text.includes(SERVER_MESSAGE_WORDS)) t.serverMessageWords = true;
+    countText(text);
+    chars += textChars;
+    commas += textCommas;
+    sentences += textSentences;
+  }
+  textChars = chars;
+  textCommas = commas;
+  textSentences = sentences;
+}
+
 /** Writes `el`'s figures, gathered at `acc[base…]` (and a packed table's cells), into `t`; returns its number. */
 function writeFigures(el: LightElement, t: FiguresTable, acc: Int32Array, base: number): number {
   let chars = acc[base + A_CHARS]!;
@@ -361,15 +383,10 @@ function writeFigures(el: LightElement, t: FiguresTable, acc: Int32Array, base: 
   // A packed table is a leaf: its text is its cells' (see measure).
   const packed = el.firstChild === null ? el.packedTable : null;
   if (packed !== null) {
-    for (const text of packed.cellTexts) {
-      run.meter?.tick();
-      if (text === null) continue;
-      if (!t.serverMessageWords && text.includes(SERVER_MESSAGE_WORDS)) t.serverMessageWords = true;
-      countText(text);
-      chars += textChars;
-      commas += textCommas;
-      sentences += textSentences;
-    }
+    countCells(packed, t);
+    chars += textChars;
+    commas += textCommas;
+    sentences += textSentences;
   }
   const i = el.walkIndex;
   t.chars[i] = chars;
@@ -465,15 +482,10 @@ export function measure(el: LightElement, t: FiguresTable, kept?: (child: LightE
   // text is its cells' texts, all inside block-level cells, with no link, image or other element.
   const packed = el.firstChild === null ? el.packedTable : null;
   if (packed !== null) {
-    for (const text of packed.cellTexts) {
-      run.meter?.tick();
-      if (text === null) continue;
-      if (!t.serverMessageWords && text.includes(SERVER_MESSAGE_WORDS)) t.serverMessageWords = true;
-      countText(text);
-      chars += textChars;
-      commas += textCommas;
-      sentences += textSentences;
-    }
+    countCells(packed, t);
+    chars += textChars;
+    commas += textCommas;
+    sentences += textSentences;
   }
   const i = el.walkIndex;
   t.chars[i] = chars;
