@@ -397,7 +397,21 @@ function tableRules(): { rules: Record<string, TurndownService.Rule> } & Omit<Li
   const partRules = new Map<string, TurndownService.Rule>();
   const rowIndex = new Map<TableNode, Map<TableNode, number>>();
 
+  /**
+   * What {@link writePacked} wrote for a packed table, and the table's facts, are kept on the
+   * table (PackedTable.written; the rules may ask twice, and the parts are not in the tree to be
+   * walked again), not in `facts`, tagged with this object, which forgetTrees replaces: they go
+   * with their tree, as a WeakMap's entry would (one service converts page after page in a
+   * long-lived worker), without an ephemeron or map entry per table for the garbage collector (a
+   * page of many small tables had thousands), and another service's rules, or these after
+   * forgetTrees, do not read them.
+   */
+  let writer: object = {};
+
   const factsOf = (table: TableNode): TableFacts => {
+    const written = table.packedTable?.written ?? null;
+    // Only writePacked writes them, with a TableFacts.
+    if (written !== null && written.by === writer) return written.facts as TableFacts;
     const known = facts.get(table);
     if (known !== undefined) return known;
     const firstParts: TableNode[] = [];
@@ -633,15 +647,6 @@ function tableRules(): { rules: Record<string, TurndownService.Rule> } & Omit<Li
     return md.finish((tr) => borderRow(columns, (i) => spanOf(i < tr.childNodes.length ? tr.childNodes[i]! : null)));
   };
 
-  /**
-   * What {@link writePacked} wrote for a packed table is kept on the table (PackedTable.written;
-   * the rules may ask twice, and the parts are not in the tree to be walked again), tagged with
-   * this object, which forgetTrees replaces: the Markdown goes with its tree, as a WeakMap's
-   * entry would (one service converts page after page in a long-lived worker), without an
-   * ephemeron per table for the garbage collector (a page of many small tables had thousands),
-   * and another service's rules, or these after forgetTrees, do not read it.
-   */
-  let writer: object = {};
 
   /**
    * {@link writeRegular} for a table whose rows and cells the parse packed (light-dom.ts's
@@ -726,13 +731,13 @@ function tableRules(): { rules: Record<string, TurndownService.Rule> } & Omit<Li
       return null;
     }
     const columns = md.columns();
-    facts.set(table, { hasTrigger: false, hasTable: false, caption: null, plain: true, firstParts: NO_PARTS, rowCount: md.rowCount, firstRowWidth: md.firstRowWidth, columns });
+    const tableFacts: TableFacts = { hasTrigger: false, hasTable: false, caption: null, plain: true, firstParts: NO_PARTS, rowCount: md.rowCount, firstRowWidth: md.firstRowWidth, columns };
     const content = md.finish((row) => {
       const start = packed.cellStart(row);
       const width = packed.cellEnd(row) - start;
       return borderRow(columns, (i) => (i < width ? packedSpan(packed, start + i) : 1));
     });
-    packed.written = { by: writer, markdown: content };
+    packed.written = { by: writer, markdown: content, facts: tableFacts };
     return content;
   };
 
