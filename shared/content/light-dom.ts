@@ -789,6 +789,8 @@ export class PackedTable {
   private openCell = -1;
   /** A row closed without a cell: the parse builds such a table as a tree when it ends. */
   rowWithoutCell = false;
+  /** The Markdown the table rules wrote for the table, its facts as they count them, and which rules (their tag; markdown-tables.ts). */
+  written: { readonly by: object; readonly markdown: string; readonly facts: object } | null = null;
 
   get rowCount(): number {
     return this.rowCellEnds.length;

@@ -58,8 +58,12 @@ interface TableFacts {
   /** How many rows the table has (HTMLTableElement.rows), and how many child nodes the first has. */
   rowCount: number;
   firstRowWidth: number;
-  /** For a plain table: its first element of each tag (TR, TD, TH and the row groups it has), in tree order. */
-  firstParts: TableNode[];
+  /**
+   * For a plain table: its first element of each tag (TR, TD, TH and the row groups it has), in
+   * tree order. None for a packed table: its parts were checked as it was written, and the
+   * stand-ins made for the check would stay alive with the facts.
+   */
+  firstParts: readonly TableNode[];
   /**
    * The column count (the longest row's child nodes) and each column's alignment by majority
    * vote, as the plugin votes (an alignment other than left, right and center counts for none).
@@ -307,15 +311,24 @@ function isHeadingRow(tr: TableNode): boolean {
  * was done: a large table's cells are most of a page's nodes, and the young generation's
  * collections copy whatever is alive. `Row` is how a writer names a heading row for its border.
  */
+/** A packed table's {@link TableFacts.firstParts}. */
+const NO_PARTS: readonly TableNode[] = Object.freeze([]);
+
 class PlainTableMarkdown<Row> {
   readonly pieces: string[] = [];
   readonly votes = new ColumnVotes();
-  readonly firstParts: TableNode[] = [];
+  /** The parts asked about, when the writer keeps them (a tree's parts are in the tree anyway; a packed table's stand-ins are not kept). */
+  readonly firstParts: TableNode[] | null;
   rowCount = 0;
   firstRowWidth = 0;
-  private readonly chunks: string[] = [];
-  private readonly headings: Array<{ at: number; row: Row }> = [];
+  // Made on the first flush or heading row: a small table's pieces are joined once, into its Markdown.
+  private chunks: string[] | null = null;
+  private headings: Array<{ at: number; row: Row }> | null = null;
   private partsSeen = 0;
+
+  constructor(keepParts: boolean) {
+    this.firstParts = keepParts ? [] : null;
+  }
 
   /**
    * Whether a part of tag `name` may be written: the first of its kind is made (`standIn`),
@@ -326,7 +339,7 @@ class PlainTableMarkdown<Row> {
     if ((this.partsSeen & bit) !== 0) return true;
     this.partsSeen |= bit;
     const part = standIn();
-    this.firstParts.push(part);
+    this.firstParts?.push(part);
     return acceptsPart(part);
   }
 
@@ -335,8 +348,9 @@ class PlainTableMarkdown<Row> {
     if (this.rowCount++ === 0) this.firstRowWidth = width;
     if (heading !== null) {
       this.flush();
-      this.headings.push({ at: this.chunks.length, row: heading });
-      this.chunks.push("");
+      const chunks = (this.chunks ??= []);
+      (this.headings ??= []).push({ at: chunks.length, row: heading });
+      chunks.push("");
     } else if (this.pieces.length >= PIECES_PER_CHUNK) {
       this.flush();
     }
@@ -354,17 +368,19 @@ class PlainTableMarkdown<Row> {
 
   /** The whole Markdown, each heading row followed by the border `borderOf` writes for it (none when empty). */
   finish(borderOf: (row: Row) => string): string {
-    for (const { at, row } of this.headings) {
+    const chunks = this.chunks;
+    if (chunks === null) return this.pieces.join("");
+    for (const { at, row } of this.headings ?? []) {
       const borderCells = borderOf(row);
-      if (borderCells !== "") this.chunks[at] = `\n${borderCells}`;
+      if (borderCells !== "") chunks[at] = `\n${borderCells}`;
     }
     this.flush();
-    return this.chunks.length === 1 ? this.chunks[0]! : this.chunks.join("");
+    return chunks.length === 1 ? chunks[0]! : chunks.join("");
   }
 
   private flush(): void {
     if (this.pieces.length === 0) return;
-    this.chunks.push(this.pieces.join(""));
+    (this.chunks ??= []).push(this.pieces.join(""));
     this.pieces.length = 0;
   }
 }
@@ -381,10 +397,25 @@ function tableRules(): { rules: Record<string, TurndownService.Rule> } & Omit<Li
   const partRules = new Map<string, TurndownService.Rule>();
   const rowIndex = new Map<TableNode, Map<TableNode, number>>();
 
+  /**
+   * What {@link writePacked} wrote for a packed table, and the table's facts, are kept on the
+   * table (PackedTable.written; the rules may ask twice, and the parts are not in the tree to be
+   * walked again), not in `facts`, tagged with this object, which forgetTrees replaces: they go
+   * with their tree, as a WeakMap's entry would (one service converts page after page in a
+   * long-lived worker), without an ephemeron or map entry per table for the garbage collector (a
+   * page of many small tables had thousands), and another service's rules, or these after
+   * forgetTrees, do not read them.
+   */
+  let writer: object = {};
+
   const factsOf = (table: TableNode): TableFacts => {
+    const written = table.packedTable?.written ?? null;
+    // Only writePacked writes them, with a TableFacts.
+    if (written !== null && written.by === writer) return written.facts as TableFacts;
     const known = facts.get(table);
     if (known !== undefined) return known;
-    const found: TableFacts = { hasTrigger: false, hasTable: false, caption: null, plain: true, firstParts: [], rowCount: 0, firstRowWidth: 0 };
+    const firstParts: TableNode[] = [];
+    const found: TableFacts = { hasTrigger: false, hasTable: false, caption: null, plain: true, firstParts, rowCount: 0, firstRowWidth: 0 };
     // The table's rows (HTMLTableElement.rows: its own TR children and those of its own row
     // groups) are met on the way: their widths and their cells' alignment votes are counted here.
     const votes = new ColumnVotes();
@@ -403,7 +434,7 @@ function tableRules(): { rules: Record<string, TurndownService.Rule> } & Omit<Li
         if ((kind & PART) === 0) found.plain = false;
         else if (found.plain && (partsSeen & code & ~KIND_BITS) === 0) {
           partsSeen |= code & ~KIND_BITS;
-          found.firstParts.push(node);
+          firstParts.push(node);
         }
         if (kind === ROW) {
           const parent = node.parentNode!;
@@ -562,7 +593,7 @@ function tableRules(): { rules: Record<string, TurndownService.Rule> } & Omit<Li
    * or a part `acceptsPart` refuses.
    */
   const writeRegular = (table: TableNode, escape: (text: string) => string, tick: () => void, acceptsPart: (part: TableNode) => boolean): string | null => {
-    const md = new PlainTableMarkdown<TableNode>();
+    const md = new PlainTableMarkdown<TableNode>(true);
     const { pieces, votes } = md;
     const accepted = (part: TableNode): boolean => md.accepts(part.nodeName, () => part, acceptsPart);
     // The row and cell tags accepted so far (tag names are shared strings): a tag once accepted always is.
@@ -610,19 +641,12 @@ function tableRules(): { rules: Record<string, TurndownService.Rule> } & Omit<Li
       }
     }
     const columns = md.columns();
-    facts.set(table, { hasTrigger: false, hasTable: false, caption: null, plain: true, firstParts: md.firstParts, rowCount: md.rowCount, firstRowWidth: md.firstRowWidth, columns });
+    facts.set(table, { hasTrigger: false, hasTable: false, caption: null, plain: true, firstParts: md.firstParts!, rowCount: md.rowCount, firstRowWidth: md.firstRowWidth, columns });
     // A single cell: the rules write the table as its content (turndown's join of the parts as they are).
     if (skipped(table)) return contentByParts(table, escape, tick);
     return md.finish((tr) => borderRow(columns, (i) => spanOf(i < tr.childNodes.length ? tr.childNodes[i]! : null)));
   };
 
-  /**
-   * What {@link writePacked} wrote for each packed table (the rules may ask twice; the parts are
-   * not in the tree to be walked again). Weak, and emptied by forgetTrees: one service converts
-   * page after page in a long-lived worker, and a strong map would keep every packed table it
-   * ever wrote, with its page's text.
-   */
-  let packedContent = new WeakMap<TableNode, string>();
 
   /**
    * {@link writeRegular} for a table whose rows and cells the parse packed (light-dom.ts's
@@ -635,7 +659,7 @@ function tableRules(): { rules: Record<string, TurndownService.Rule> } & Omit<Li
   const writePacked = (table: TableNode, packed: PackedTable, escape: (text: string) => string, tick: () => void, acceptsPart: (part: TableNode) => boolean): string | null => {
     const element = table as unknown as LightElement;
     const { children, groups, cellTexts } = packed;
-    const md = new PlainTableMarkdown<number>();
+    const md = new PlainTableMarkdown<number>(false);
     const { pieces, votes } = md;
     const accepted = (name: string, standIn: () => TableNode): boolean => md.accepts(name, standIn, acceptsPart);
     /** isFirstTbody of group `g`: a TBODY first in the table, or after a THEAD of blank text. */
@@ -707,13 +731,13 @@ function tableRules(): { rules: Record<string, TurndownService.Rule> } & Omit<Li
       return null;
     }
     const columns = md.columns();
-    facts.set(table, { hasTrigger: false, hasTable: false, caption: null, plain: true, firstParts: md.firstParts, rowCount: md.rowCount, firstRowWidth: md.firstRowWidth, columns });
+    const tableFacts: TableFacts = { hasTrigger: false, hasTable: false, caption: null, plain: true, firstParts: NO_PARTS, rowCount: md.rowCount, firstRowWidth: md.firstRowWidth, columns };
     const content = md.finish((row) => {
       const start = packed.cellStart(row);
       const width = packed.cellEnd(row) - start;
       return borderRow(columns, (i) => (i < width ? packedSpan(packed, start + i) : 1));
     });
-    packedContent.set(table, content);
+    packed.written = { by: writer, markdown: content, facts: tableFacts };
     return content;
   };
 
@@ -721,7 +745,11 @@ function tableRules(): { rules: Record<string, TurndownService.Rule> } & Omit<Li
   const plainTableContent = (table: TableNode, escape: (text: string) => string, tick: () => void, ruleOf: (part: unknown) => unknown): string | null => {
     const acceptsPart = (part: TableNode) => ruleOf(part) === partRules.get(part.nodeName);
     const packed = table.packedTable ?? null;
-    if (packed !== null) return packedContent.get(table) ?? writePacked(table, packed, escape, tick, acceptsPart) ?? plainTableContent(table, escape, tick, ruleOf);
+    if (packed !== null) {
+      const written = packed.written;
+      if (written !== null && written.by === writer) return written.markdown;
+      return writePacked(table, packed, escape, tick, acceptsPart) ?? plainTableContent(table, escape, tick, ruleOf);
+    }
     let f = facts.get(table);
     if (f === undefined) {
       const written = writeRegular(table, escape, tick, acceptsPart);
@@ -790,7 +818,7 @@ function tableRules(): { rules: Record<string, TurndownService.Rule> } & Omit<Li
   partRules.set("TD", cell).set("TH", cell).set("TR", rules.webgateTableRow!).set("THEAD", group).set("TBODY", group).set("TFOOT", group);
   const forgetTrees = (): void => {
     facts.clear();
-    packedContent = new WeakMap();
+    writer = {};
     rowIndex.clear();
     lastTable = undefined;
     lastSkipped = false;

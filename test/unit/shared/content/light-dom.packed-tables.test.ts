@@ -154,6 +154,20 @@ describe("packed tables (parseLightDocument's packTables)", () => {
     expect(turndownSingleUse(service, doc.body)).toBe("| h   | g   |\n| --- | --- |\n[1][2]");
   });
 
+  it("keep the Markdown written for each service apart: another service converting the same tree writes its own", () => {
+    const html = "<table><tr><td>a*b</td><td>c</td></tr></table>";
+    const body = parseLightDocument(html, { packTables: true }).body;
+    const table = tablesOf(body)[0]!;
+    const plain = createTurndownService(null);
+    const shouting = createTurndownService(null);
+    shouting.escape = (text: string) => text.toUpperCase();
+    expect(turndownSingleUse(plain, body)).toBe("|     |     |\n| --- | --- |\n| a\\*b | c   |");
+    expect(table.packedTable?.written).not.toBeNull();
+    expect(turndownSingleUse(shouting, body)).toBe("|     |     |\n| --- | --- |\n| A*B | C   |");
+    expect(turndownSingleUse(plain, body)).toBe("|     |     |\n| --- | --- |\n| a\\*b | c   |");
+    expect(table.packedTable).not.toBeNull();
+  });
+
   it("stay packed when asked for elements of a name they cannot hold, and are built when asked for their parts", () => {
     const html = "<h1>t</h1><table><thead><tr><th>h</th><th>g</th></tr></thead><tr><td>1</td><td>2</td></tr></table>";
     const body = parseLightDocument(html, { packTables: true }).body;
