@@ -3,8 +3,8 @@ import { LightElement, type LightNode, PRUNED_TAGS } from "../light-dom";
 import type { Attempt, ExtractReason } from "./attempt";
 import { classAndId, classWeight, COMMENTS, isHidden, isUnlikely } from "./class-signals";
 import { cleanSubtree, isCommentHead } from "./cleaning";
-import { emptyStats, type Figures, FiguresTable, INLINE, measure, measureSubtree } from "./figures";
-import { isFurnitureBlock, textStart } from "./furniture";
+import { emptyStats, type Figures, FiguresTable, FiguresView, INLINE, measure, measureSubtree } from "./figures";
+import { isFurnitureBlock, sentenceGoesOn, standsAlone, textStart } from "./furniture";
 import { settleTable } from "./packed-tables";
 import { hasClassWord } from "./patterns";
 import { run } from "./run-state";
@@ -119,7 +119,12 @@ function extract(body: LightElement, options: ExtractOptions): ExtractResult {
     const page = cleanPage(body, hidden, unlikely, firstScores, work, raw);
     if (page.chars >= MIN_CHARS && page.chars > (best?.chars ?? 0)) best = page;
   }
-  if (best === null || best.chars < MIN_CHARS) best = uncleanedFallback(body, attempts, best);
+  if (best === null || best.chars < MIN_CHARS) {
+    const fallback = uncleanedFallback(body, attempts, best);
+    // Without its furniture lines, still more than what it falls back from (never less than `best`).
+    if (fallback !== null && fallback !== best) dropFurnitureLines(fallback, work);
+    if (fallback !== null && fallback.chars > (best?.chars ?? 0)) best = fallback;
+  }
   if (best === null || best.chars === 0) return { element: null, reason: "no_text" };
   return { element: materialize(best, body, options.title, raw), reason: best.reason };
 }
@@ -143,6 +148,34 @@ function uncleanedFallback(body: LightElement, attempts: readonly Attempt[], bes
   }
   const whole = attempts.reduce<Attempt | null>((a, b) => (a === null || b.uncleanedChars > a.uncleanedChars ? b : a), null);
   return whole !== null && whole.uncleanedChars > floor ? { ...whole, removed: new Set(whole.skipped), chars: whole.uncleanedChars } : best;
+}
+
+/**
+ * Removes from an uncleaned fallback's nodes the blocks that are furniture by their own words and
+ * class ({@link isFurnitureBlock}: bylines, metadata and filing lines, the like widget's and the
+ * share lines, reader prompts, author boxes), and none by link density or score: those rules took
+ * the short page's own blocks for furniture, which is why it is uncleaned. Post-order, as the
+ * cleaning judges: the smallest block so read goes, and its parent is judged without it. An
+ * inline element is judged only on a line of its own (a dateline or a name that opens a sentence
+ * is the text's). Nothing is removed when that would leave no text. One walk over the nodes
+ * (`stats`'s figures are rewritten).
+ */
+function dropFurnitureLines(attempt: Attempt, stats: FiguresTable): void {
+  const removed = new Set(attempt.removed);
+  let chars = 0;
+  for (const node of attempt.nodes) {
+    if (removed.has(node)) continue;
+    stats.reset();
+    measureSubtree(node, stats, (el) => removed.has(el), (el, i) => {
+      if (el === node) return;
+      if (INLINE.has(el.nodeName) && (!standsAlone(el) || sentenceGoesOn(el))) return;
+      if (isFurnitureBlock(el, new FiguresView(stats, i))) removed.add(el);
+    }, { removed });
+    chars += stats.chars[node.walkIndex] ?? 0;
+  }
+  if (chars === 0) return;
+  attempt.removed = removed;
+  attempt.chars = chars;
 }
 
 /** Pre-order: hidden elements, and furniture by class/id/role (not inside tables or code). */

@@ -25,6 +25,24 @@ describe("a small page whose cleaning leaves less than a paragraph", () => {
     expect(out).not.toContain("About us");
     expect(out).not.toContain("Imprint");
   });
+
+  it("drops the furniture lines by their own words (byline, field line, like widget, filing line) and keeps the post", () => {
+    const html = page(
+      "Kids Code | Courses",
+      `${menu}<div class="container"><div class="row"><h2>Variables and their home</h2><p>By Ann Example</p><p>Freitag | 14. Juni 2019 | 15:49</p></div>
+       <div><div class="row"><p>How did that work with variables again? Here is <a href="/material">a part of our material</a>!</p></div>
+       <div class="row"><p><span class="dateline">Berlin</span> – variables are no problem for you? Then see whether <a href="/puzzle">you can solve our puzzle</a>!</p></div>
+       <div class="row"><p>This entry was posted in <a href="/c/news">News</a>. Bookmark the <a href="/p">permalink</a>.</p></div>
+       <div class="row"><div>%d Bloggern gefällt das:</div></div></div></div>
+       <footer>Copyright Kids Code <a href="/imprint">Imprint</a></footer>`,
+    );
+    const out = text(html);
+    expect(out).toContain("Variables and their home");
+    expect(out).toContain("How did that work with variables again?");
+    // An inline element that opens a sentence is the text's, whatever its words.
+    expect(out).toContain("Berlin – variables are no problem for you?");
+    for (const noise of ["Ann Example", "14. Juni 2019", "Bookmark the permalink", "Bloggern gefällt das", "About us", "Imprint"]) expect(out).not.toContain(noise);
+  });
 });
 
 const sentence = (topic: string, i: number) => `The ${topic} report, paragraph ${i}, explains what happened, who was there, and why it matters to readers.`;

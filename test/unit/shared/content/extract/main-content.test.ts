@@ -35,6 +35,13 @@ describe("class 2: the fallback is decided from the article itself", () => {
     expect(out.markdown).not.toContain("menu headline");
   });
 
+  it("the uncleaned fallback keeps a small page whose every block reads as furniture, rather than leave it empty", () => {
+    const html = page("Letters", `<nav><a href="/">Home</a> <a href="/about">About</a></nav><div><p>Subscribe to our newsletter and get the letters of the week, with the answers of the team, in your inbox.</p><p>Follow us on social media for the letters, the pictures and the answers of the week.</p></div>`);
+    const result = extract(html);
+    expect(result.reason).toBe("page_cleaned");
+    expect(result.element?.textContent).toContain("Follow us on social media");
+  });
+
   it("a page with hardly any text converts whole", () => {
     expect(extract(page("x", "<p>Tiny.</p>")).element).toBeNull();
     expect(main(page("x", "<p>Tiny.</p>")).markdown).toBe("Tiny.");
