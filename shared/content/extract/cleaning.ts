@@ -1,6 +1,6 @@
 import type { LightElement, LightNode } from "../light-dom";
 import { classWeight } from "./class-signals";
-import { emptyStats, type Figures, type FiguresTable, FiguresView, HEADINGS, INLINE, measure, measureSubtree } from "./figures";
+import { countText, emptyStats, type Figures, type FiguresTable, FiguresView, HEADINGS, INLINE, measure, measureSubtree, textChars } from "./figures";
 import { BYLINE_MAX_CHARS, CONDITIONAL, FURNITURE_START_CHARS, isFurnitureBlock, META_MAX_CHARS, sentenceGoesOn, SIDE_BOX_MAX_CHARS, standsAlone, TABLE_PARTS, textStart } from "./furniture";
 import { rememberLastAnswer } from "./last-answer";
 import { expandTable } from "./packed-tables";
@@ -597,8 +597,62 @@ function shouldRemove(el: LightElement, s: Figures, contentScore: number, stats:
   if (isList && density > 0.5 && s.sentences < 2) return true;
   if (isList && density >= 0.95 && s.chars < LINK_LIST_MAX_CHARS && linksElsewhere(el)) return true;
   if (weight >= 25 && density > 0.5) return true;
-  if ((s.embeds === 1 && s.chars < 75) || s.embeds > 1) return s.chars < 75;
+  // A box of a picture or a player and a short line of text is a captioned medium (the caption
+  // policy), unless the line is written in the box itself: see writesOwnLine.
+  if ((s.embeds === 1 && s.chars < 75) || s.embeds > 1) return s.chars < 75 && !writesOwnLine(el, stats, removed);
   return false;
+}
+
+/** At most this many children of a box are looked at for the text written in it directly. */
+const OWN_TEXT_CHILDREN = 16;
+
+/**
+ * A line of this many characters written in a box (its text nodes and inline elements beside its
+ * blocks), at least {@link OWN_TEXT_MIN_CHARS} of them in its own text nodes, is the box's own.
+ */
+const OWN_LINE_CHARS = 30;
+
+const OWN_TEXT_MIN_CHARS = 10;
+
+/** At most this many characters of a text node are looked at for where its line starts. */
+const OWN_TEXT_LOOK = 512;
+
+/** The boxes that {@link writesOwnLine} kept, for the boxes around them (the trees live for one conversion). */
+const OWN_LINE_BOXES = new WeakSet<LightElement>();
+
+/**
+ * Whether a box holds a line of text written in it directly (its own text nodes, with the inline
+ * elements among them, beside its blocks), or holds such a box: a step of instructions beside its
+ * picture ("Verrühre alle Zutaten mit <span>den Rührstäben</span> …" then the photo of it, with a
+ * counter or a show/hide control that cleaning took). A caption sits in an element of its own
+ * (`<figcaption>`, a captioned `<p>`). Looks at most at {@link OWN_TEXT_CHILDREN} children, at
+ * most {@link OWN_TEXT_LOOK} + 2 × {@link OWN_LINE_CHARS} characters of each text node, and the
+ * inline children's figures from this walk's table: bounded per box.
+ */
+function writesOwnLine(el: LightElement, stats: FiguresTable, removed: ReadonlySet<LightElement>): boolean {
+  let own = 0;
+  let inline = 0;
+  let n = 0;
+  for (let c = el.firstChild; c !== null && n < OWN_TEXT_CHILDREN; c = c.nextSibling, n++) {
+    if (c.nodeType === 1) {
+      if (removed.has(c)) continue;
+      if (OWN_LINE_BOXES.has(c)) return markOwnLine(el);
+      if (INLINE.has(c.nodeName) && stats.holds(c.walkIndex)) inline += stats.chars[c.walkIndex]!;
+      continue;
+    }
+    // The source's indentation before the line is no part of it; a line after more blank space
+    // than a bounded look reaches counts as none.
+    const from = (c.data.length > OWN_TEXT_LOOK ? c.data.slice(0, OWN_TEXT_LOOK) : c.data).search(/\S/);
+    if (from < 0) continue;
+    countText(c.data.slice(from, from + 2 * OWN_LINE_CHARS));
+    own += textChars;
+  }
+  return own >= OWN_TEXT_MIN_CHARS && own + inline >= OWN_LINE_CHARS && markOwnLine(el);
+}
+
+function markOwnLine(el: LightElement): true {
+  OWN_LINE_BOXES.add(el);
+  return true;
 }
 
 /**

@@ -51,9 +51,11 @@ export function textStart(el: LightElement, limit = 80, untilLink = false): stri
     if (untilLink && n.nodeName === "A") break;
     if (n.nodeType === 1) expandTable(n);
     if (n.nodeType === 3) {
-      // At most `limit` characters of each text node are looked at.
-      out += n.data.slice(0, limit).replace(/\s+/g, " ");
-      if (out.trim() === "") out = "";
+      // At most `limit` characters of each text node are looked at. A space that ends one node and
+      // one that opens the next ("<span>Enlarge </span>\n <span>Image</span>") are one space, as
+      // the reader sees them: the phrase patterns are written with single spaces.
+      const part = n.data.slice(0, limit).replace(/\s+/g, " ");
+      out += part.charCodeAt(0) === 0x20 && (out === "" || out.charCodeAt(out.length - 1) === 0x20) ? part.slice(1) : part;
       continue;
     }
     for (let c = n.lastChild; c !== null; c = c.previousSibling) stack.push(c);

@@ -112,3 +112,45 @@ describe("teasers that end with a read-more link", () => {
     expect(out).toContain("The method of the count is set out");
   });
 });
+
+describe("a line written in a box beside its picture", () => {
+  const picture = `<div class="step-image"><picture><source srcset="/img/step.webp"><img src="/img/step.jpg" alt=""></picture></div>`;
+  /** A step of a recipe: a counter, the step's line written in the box (with inline elements), a show/hide control in two spans, its picture. */
+  const step = (i: number, line: string) => `<div class="step-item"><div class="step-inner">
+      <div class="progress"><span>${i}</span> von 5</div>
+      ${line}
+      <div class="toggle" role="button">
+        <span class="toggle-open">
+          Bild anzeigen   </span>
+        <span class="toggle-close">
+          Bild schließen   </span>
+      </div>
+      ${picture}</div></div>`;
+  const recipe = (steps: string, after = "") =>
+    page(
+      "Mole cake",
+      `<div class="recipe"><h1>Mole cake</h1>${paragraphs("baking", 3)}
+       ${steps}${after}</div>`,
+    );
+
+  it("keeps the step and drops the control that its two spans write", () => {
+    const out = text(
+      recipe(
+        [
+          step(1, `Schlage <span class="ingredient">600 g Sahne</span> mit <span class="ingredient">3 Beuteln Gelatine</span> steif.`),
+          step(2, `Ab mit dem Kuchen in den Ofen. Er muss <strong>35 Min.</strong> backen.`),
+        ].join("\n"),
+      ),
+    );
+    expect(out).toContain("Schlage 600 g Sahne mit 3 Beuteln Gelatine steif.");
+    expect(out).toContain("Ab mit dem Kuchen in den Ofen. Er muss 35 Min. backen.");
+    expect(out).not.toContain("Bild anzeigen");
+    expect(out).not.toContain("Bild schließen");
+  });
+
+  it("still drops a picture's short caption set in an element of its own", () => {
+    const out = text(recipe(step(1, `Ab mit dem Kuchen in den Ofen. Er muss <strong>35 Min.</strong> backen.`), `<div class="media">${picture}<p>The finished cake on its plate.</p></div>`));
+    expect(out).toContain("Ab mit dem Kuchen in den Ofen.");
+    expect(out).not.toContain("The finished cake on its plate.");
+  });
+});

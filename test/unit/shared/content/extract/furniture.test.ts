@@ -130,3 +130,38 @@ describe("metadata fields between separators", () => {
     for (const kept of ["02.11.2026 | Example Band", "03.11.2026 | Sample Trio", "04.11.2026 | Demo Choir"]) expect(out).toContain(kept);
   });
 });
+
+describe("textStart over several text nodes", () => {
+  /** `<p>` holding one `<span>` per part, with `between` as a text node between them. */
+  function spans(parts: string[], between: string): LightElement {
+    const p = new LightElement("p", {});
+    parts.forEach((part, i) => {
+      if (i > 0 && between !== "") p.appendChild(new LightText(between));
+      const span = new LightElement("span", {});
+      span.appendChild(new LightText(part));
+      p.appendChild(span);
+    });
+    return p;
+  }
+
+  it.each([
+    [["Enlarge ", " Image"], "\n   ", "Enlarge Image"],
+    [["Bild anzeigen   ", "Bild schließen"], "\n\t ", "Bild anzeigen Bild schließen"],
+    [["  Follow us", "on Instagram "], " ", "Follow us on Instagram"],
+    [["Read", "more"], "", "Readmore"],
+    [["   ", "  ", "Related"], "\n", "Related"],
+  ])("%j joined by %j reads %j", (parts, between, expected) => {
+    expect(textStart(spans(parts, between), 80)).toBe(expected);
+  });
+
+  it("never holds a run of spaces, nor a space at either end", () => {
+    const part = fc.array(fc.constantFrom(...CHARS), { maxLength: 12 }).map((p) => p.join(""));
+    fc.assert(
+      fc.property(fc.array(part, { minLength: 1, maxLength: 6 }), fc.constantFrom("", " ", "\n  "), fc.integer({ min: 1, max: 60 }), (parts, between, limit) => {
+        const out = textStart(spans(parts, between), limit);
+        expect(out).not.toMatch(/\s\s|^\s|\s$/);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+});
